@@ -1,0 +1,86 @@
+//! The committed company extract (`seed/companies.jsonl`): one JSON object per tracked
+//! company, sorted by CIK. Written by `gtms edgar-extract`, read by `gtms ingest`. Every
+//! statement, executive and subsidiary is a `Claim`, so a row without receipts cannot be read.
+
+use std::io::{BufRead, Write};
+
+use serde::{Deserialize, Serialize};
+
+use crate::domain::{Claim, SignalKind};
+
+/// File name of the extract inside the seed directory.
+pub const COMPANIES_FILE: &str = "companies.jsonl";
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeedCompany {
+    /// Ten-digit, zero-padded SEC Central Index Key.
+    pub cik: String,
+    /// Every ticker of the registrant; the first is the primary one (share classes follow).
+    pub tickers: Vec<String>,
+    /// `NYSE`, `Nasdaq`, `CBOE` or `OTC`.
+    pub exchange: String,
+    pub legal_name: String,
+    pub sector: Option<String>,
+    /// Registrable domain of the company website, lowercase, no scheme.
+    pub domain: Option<String>,
+    /// Receipted statements the company makes about itself, most informative first.
+    pub statements: Vec<Claim<Statement>>,
+    pub executives: Vec<Claim<Executive>>,
+    pub subsidiaries: Vec<Claim<Subsidiary>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Statement {
+    pub kind: SignalKind,
+    /// The claim in words; equal to the receipt's quote unless shortened for display.
+    pub text: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Executive {
+    pub name: String,
+    pub title: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Subsidiary {
+    pub name: String,
+    /// Jurisdiction of organisation as stated in Exhibit 21, when given.
+    pub jurisdiction: Option<String>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum SeedError {
+    #[error("reading the company extract: {0}")]
+    Io(#[from] std::io::Error),
+    #[error("company extract line {line}: {source}")]
+    Parse {
+        line: usize,
+        source: serde_json::Error,
+    },
+}
+
+pub fn read_companies(reader: impl BufRead) -> Result<Vec<SeedCompany>, SeedError> {
+    let mut out = Vec::new();
+    for (i, line) in reader.lines().enumerate() {
+        let line = line?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let company = serde_json::from_str(&line).map_err(|source| SeedError::Parse {
+            line: i + 1,
+            source,
+        })?;
+        out.push(company);
+    }
+    Ok(out)
+}
+
+pub fn write_companies(mut writer: impl Write, companies: &[SeedCompany]) -> std::io::Result<()> {
+    for company in companies {
+        serde_json::to_writer(&mut writer, company)?;
+        writer.write_all(b"\n")?;
+    }
+    writer.flush()
+}
