@@ -1,9 +1,35 @@
 //! gtms: receipted intelligence on US public companies and the workspace platform of an AI
-//! go-to-market team, in one binary.
+//! go-to-market team, in one statically linked binary.
 //!
 //! Map of the crate (arrows point from faces to services to storage and domain):
-//! - `domain`    — newtypes and rules (receipts, signal kinds, slugs); imports nothing of ours
-//! - `companies` — the receipted company model, the EDGAR extractor and its seed format
+//! - faces
+//!   - `cli`       — clap commands; thin, calls services or the admin channel
+//!   - `http`      — warp routes, the JSON body filter, the one error-to-envelope mapping
+//!   - `admin`     — the Unix-socket channel that lets CLI commands reach a running server
+//! - wiring
+//!   - `app`       — builds the state, binds, spawns tasks, serves until shutdown
+//!   - `server`    — the hyper-util accept loop (TCP or rustls), request ids, request logs
+//!   - `tls`       — rustls server configuration from PEM files
+//!   - `shutdown`  — SIGINT/SIGTERM to one cancellation token
+//!   - `config`    — defaults, file, `GTMS_*` env, flags; secrets redacted
+//!   - `telemetry` — tracing subscriber (human or JSON)
+//!   - `state`     — `AppState` shared by the faces, and the health report
+//! - services
+//!   - `companies` — the receipted company model, the EDGAR extractor and its seed format
+//! - foundations
+//!   - `store`     — the redb file: tables, versioned bincode records, one file per entity
+//!   - `domain`    — newtypes and rules (receipts, signal kinds, slugs); imports nothing of ours
 
+pub mod admin;
+pub mod app;
+pub mod cli;
 pub mod companies;
+pub mod config;
 pub mod domain;
+pub mod http;
+pub mod server;
+pub mod shutdown;
+pub mod state;
+pub mod store;
+pub mod telemetry;
+pub mod tls;

@@ -1,0 +1,45 @@
+# gtms — the two commands a newcomer needs: `make run` and `make test`.
+SHELL := /bin/bash
+CARGO ?= cargo
+TARGET := x86_64-unknown-linux-gnu
+SHARED ?= ../shared/data
+
+.PHONY: run test dist bench lint seed seed-check static-check
+
+## Build and start the appliance in demo mode on http://127.0.0.1:3000
+run:
+	$(CARGO) run --release -- serve --mode demo --listen 127.0.0.1:3000
+
+## Every test: unit, filter and end-to-end (the real app and the real binary)
+test:
+	$(CARGO) test --all-targets -- --test-threads=4
+
+## A fully static x86-64 Linux binary in dist/gtms (glibc crt-static, rustls only)
+dist:
+	RUSTFLAGS='-C target-feature=+crt-static' $(CARGO) build --release --target $(TARGET)
+	mkdir -p dist && cp target/$(TARGET)/release/gtms dist/gtms
+	@$(MAKE) --no-print-directory static-check
+
+static-check:
+	@file dist/gtms | grep -Eq 'static(-pie)? linked' || { echo "dist/gtms is not statically linked: $$(file dist/gtms)"; exit 1; }
+	@ldd dist/gtms 2>&1 | grep -Eq 'not a dynamic executable|statically linked' || { echo "ldd sees dynamic libraries"; exit 1; }
+	@echo "dist/gtms: static, $$(stat -c %s dist/gtms) bytes ($$(du -h dist/gtms | cut -f1))"
+
+## Benchmarks (wrk against the release binary, with yardsticks) -> BENCHMARKS.md
+bench:
+	bench/run.sh
+
+## Formatting and clippy, warnings as errors
+lint:
+	$(CARGO) fmt --check
+	$(CARGO) clippy --all-targets -- -D warnings
+
+## Regenerate the company extract in seed/ from the shared EDGAR data
+seed:
+	$(CARGO) run --release -- edgar-extract --from $(SHARED) --out seed
+
+## Regenerate into a temporary directory and fail if the committed extract differs
+seed-check:
+	@tmp=$$(mktemp -d) && trap 'rm -rf $$tmp' EXIT && \
+	$(CARGO) run --release -- edgar-extract --from $(SHARED) --out $$tmp >/dev/null && \
+	diff -q $$tmp/companies.jsonl seed/companies.jsonl && echo "seed/ is up to date"

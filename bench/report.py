@@ -1,0 +1,71 @@
+"""Turns the TSV rows of one `make bench` run into BENCHMARKS.md.
+
+Rows come in pairs or groups; a ratio is reported for every row against the row named in
+RATIOS (subject -> yardstick), so each figure is compared with a yardstick of the same run.
+"""
+import os
+import platform
+import subprocess
+import sys
+from datetime import datetime, timezone
+
+RATIOS = {
+    "gtms /api/health": "hyper hello (ceiling)",
+}
+
+
+def machine_line():
+    cpu = "unknown cpu"
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    mem = ""
+    try:
+        with open("/proc/meminfo") as f:
+            kb = int(f.readline().split()[1])
+            mem = f", {kb / 1024 / 1024:.0f} GiB RAM"
+    except (OSError, ValueError, IndexError):
+        pass
+    return f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores ({cpu}){mem}"
+
+
+def main():
+    results, idle_rss_kb, binary = sys.argv[1], sys.argv[2], sys.argv[3]
+    rows = []
+    with open(results) as f:
+        for line in f:
+            name, url, rps, p50, p90, p99 = line.rstrip("\n").split("\t")
+            rows.append(dict(name=name, url=url, rps=float(rps or 0), p50=p50, p90=p90, p99=p99))
+    by_name = {r["name"]: r for r in rows}
+    threads = os.environ.get("WRK_THREADS", "2")
+    conns = os.environ.get("WRK_CONNECTIONS", "64")
+    duration = os.environ.get("WRK_DURATION", "10s")
+    rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    out = []
+    out.append("# Benchmarks\n")
+    out.append("Figures from one `make bench` run (`bench/run.sh`); tests never assert timings.\n")
+    out.append(f"- Machine: {machine_line()}")
+    out.append(f"- Date: {datetime.now(timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}, commit {rev or 'uncommitted'}")
+    out.append(f"- Load: `wrk -t{threads} -c{conns} -d{duration} --latency URL`, load generator and servers on the same machine")
+    out.append(f"- Release binary: {os.path.getsize(binary):,} bytes; idle RSS after start: {int(idle_rss_kb) / 1024:.1f} MiB\n")
+    out.append("| what | req/s | p50 | p90 | p99 | ratio |")
+    out.append("|---|---:|---:|---:|---:|---|")
+    for r in rows:
+        base = by_name.get(RATIOS.get(r["name"], ""))
+        ratio = f"{r['rps'] / base['rps']:.2f}× {base['name']}" if base and base["rps"] else ""
+        out.append(f"| {r['name']} | {r['rps']:,.0f} | {r['p50']} | {r['p90']} | {r['p99']} | {ratio} |")
+    out.append("")
+    extra = os.environ.get("BENCH_NOTES_FILE")
+    if extra and os.path.exists(extra):
+        with open(extra) as f:
+            out.append(f.read())
+    print("\n".join(out))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# `make bench`: wrk against the release binary, side by side with yardsticks, in one run.
+# Writes BENCHMARKS.md. Timings are measured here, never asserted in tests.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+command -v wrk >/dev/null || { apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; }
+
+cargo build --release --quiet --bin gtms --example hello
+work=$(mktemp -d)
+RESULTS=$work/results.tsv
+export RESULTS
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"; }
+trap cleanup EXIT
+source bench/lib.sh
+
+GTMS_PORT=3201 HELLO_PORT=3202
+target/release/gtms serve --listen 127.0.0.1:$GTMS_PORT --data "$work/bench.redb" >/dev/null 2>"$work/gtms.log" &
+pids+=($!)
+target/release/examples/hello 127.0.0.1:$HELLO_PORT >/dev/null &
+pids+=($!)
+wait_http "http://127.0.0.1:$GTMS_PORT/api/health"
+wait_http "http://127.0.0.1:$HELLO_PORT/"
+gtms_pid=${pids[0]}
+idle_rss_kb=$(awk '/VmRSS/ {print $2}' /proc/$gtms_pid/status)
+
+echo "health vs hyper hello:" >&2
+measure "gtms /api/health" "http://127.0.0.1:$GTMS_PORT/api/health"
+measure "hyper hello (ceiling)" "http://127.0.0.1:$HELLO_PORT/"
+
+for script in bench/suites/*.sh; do
+  [ -e "$script" ] || continue
+  # shellcheck source=/dev/null
+  source "$script"
+done
+
+python3 bench/report.py "$RESULTS" "$idle_rss_kb" "target/release/gtms" >BENCHMARKS.md
+echo "wrote BENCHMARKS.md" >&2

@@ -1,0 +1,86 @@
+//! The admin channel. redb lets one process hold the data file, so CLI commands that read or
+//! change data run in whichever process holds it: a running server answers them over a Unix
+//! socket beside the data file (mode 0600, JSON lines); with the server stopped the CLI opens
+//! the file itself. Both paths call the same `execute`, so a command behaves the same either way.
+
+pub mod client;
+pub mod server;
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::state::AppState;
+
+/// A command sent over the admin socket.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "command", rename_all = "snake_case")]
+pub enum AdminRequest {
+    /// Health, version, uptime and boot count of the running server.
+    Status,
+}
+
+/// The answer: `ok`, a human line, and structured data for `--json` output and tests.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AdminReply {
+    pub ok: bool,
+    pub message: String,
+    #[serde(default)]
+    pub data: serde_json::Value,
+}
+
+impl AdminReply {
+    pub fn ok(message: impl Into<String>, data: serde_json::Value) -> Self {
+        Self {
+            ok: true,
+            message: message.into(),
+            data,
+        }
+    }
+    pub fn error(message: impl Into<String>) -> Self {
+        Self {
+            ok: false,
+            message: message.into(),
+            data: serde_json::Value::Null,
+        }
+    }
+}
+
+/// The socket path for a data file: `<data>.sock` in the same directory.
+pub fn socket_path(data: &Path) -> PathBuf {
+    let mut name = data
+        .file_name()
+        .map(|n| n.to_os_string())
+        .unwrap_or_else(|| "gtms.redb".into());
+    name.push(".sock");
+    data.with_file_name(name)
+}
+
+/// Runs one admin command against an open state (live server or offline CLI).
+pub async fn execute(state: &AppState, request: AdminRequest) -> AdminReply {
+    match request {
+        AdminRequest::Status => status(state).await,
+    }
+}
+
+async fn status(state: &AppState) -> AdminReply {
+    let health = state.health();
+    let boots = match state.store().boot_record().await {
+        Ok(record) => record.map(|r| r.boots).unwrap_or(0),
+        Err(e) => return AdminReply::error(format!("cannot read the boot record: {e}")),
+    };
+    let message = format!(
+        "gtms {} {} (mode {}, temporal {}), up {}s, data {} (started {} times)",
+        health.version,
+        health.status,
+        health.mode,
+        health.temporal,
+        health.uptime,
+        state.store().path().display(),
+        boots
+    );
+    let mut data = serde_json::to_value(&health).unwrap_or_default();
+    data["boots"] = boots.into();
+    data["listen"] = state.config().listen.to_string().into();
+    AdminReply::ok(message, data)
+}

@@ -1,0 +1,122 @@
+//! Wiring: the only place that builds the state, binds the port and the admin socket,
+//! spawns every background task with the shutdown token, and serves until shutdown.
+
+use std::net::SocketAddr;
+
+use tokio::net::TcpListener;
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+
+use crate::config::Config;
+use crate::state::AppState;
+use crate::store::{Store, StoreError};
+use crate::{admin, http, server, shutdown, tls};
+
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("cannot listen on {addr}: {source}")]
+    Bind {
+        addr: SocketAddr,
+        source: std::io::Error,
+    },
+    #[error(transparent)]
+    Tls(#[from] tls::TlsError),
+    #[error("cannot create the admin socket {path}: {source}")]
+    AdminSocket {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("the server task failed: {0}")]
+    Task(#[from] tokio::task::JoinError),
+}
+
+/// A started appliance: its bound address and the handle to stop it.
+pub struct RunningApp {
+    pub addr: SocketAddr,
+    pub state: AppState,
+    shutdown: CancellationToken,
+    handle: JoinHandle<()>,
+}
+
+impl RunningApp {
+    pub fn shutdown_token(&self) -> CancellationToken {
+        self.shutdown.clone()
+    }
+
+    /// Waits until the server has stopped (after the token is cancelled).
+    pub async fn wait(self) -> Result<(), AppError> {
+        let RunningApp { handle, state, .. } = self;
+        drop(state);
+        handle.await?;
+        Ok(())
+    }
+
+    /// Signals shutdown and waits for in-flight requests and background tasks to finish.
+    pub async fn stop(self) -> Result<(), AppError> {
+        self.shutdown.cancel();
+        self.wait().await
+    }
+}
+
+/// Opens the store, binds the port (0 picks a free one) and starts serving in the background.
+pub async fn start(config: Config) -> Result<RunningApp, AppError> {
+    let data = config.data.clone();
+    let store = tokio::task::spawn_blocking(move || Store::open(&data)).await??;
+    let boot = store.record_boot(chrono::Utc::now().timestamp()).await?;
+    let tls = config.tls.as_ref().map(tls::acceptor).transpose()?;
+    let listener = TcpListener::bind(config.listen)
+        .await
+        .map_err(|source| AppError::Bind {
+            addr: config.listen,
+            source,
+        })?;
+    let addr = listener.local_addr().map_err(|source| AppError::Bind {
+        addr: config.listen,
+        source,
+    })?;
+    let socket = admin::socket_path(&config.data);
+    let admin_listener = admin::server::bind(&socket).map_err(|source| AppError::AdminSocket {
+        path: socket.display().to_string(),
+        source,
+    })?;
+
+    let scheme = if tls.is_some() { "https" } else { "http" };
+    tracing::info!(
+        %addr, mode = config.mode.as_str(), data = %config.data.display(), boots = boot.boots,
+        "gtms {} listening on {scheme}://{addr}", crate::state::VERSION
+    );
+    let state = AppState::new(config, store);
+    let shutdown = CancellationToken::new();
+    let tasks = TaskTracker::new();
+    tasks.spawn(admin::server::run(
+        state.clone(),
+        admin_listener,
+        socket,
+        shutdown.clone(),
+    ));
+
+    let router = server::Router::new(warp::service(http::routes(state.clone())));
+    let token = shutdown.clone();
+    let handle = tokio::spawn(async move {
+        server::serve(listener, tls, router, token).await;
+        tasks.close();
+        tasks.wait().await;
+        tracing::info!("stopped");
+    });
+    Ok(RunningApp {
+        addr,
+        state,
+        shutdown,
+        handle,
+    })
+}
+
+/// Runs until SIGINT or SIGTERM, then shuts down gracefully.
+pub async fn run(config: Config) -> Result<(), AppError> {
+    let app = start(config).await?;
+    tokio::spawn(shutdown::cancel_on_signal(app.shutdown_token()));
+    app.wait().await
+}

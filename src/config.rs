@@ -1,0 +1,313 @@
+//! Runtime configuration: built-in defaults, then an optional TOML file, then `GTMS_*`
+//! environment variables, then command-line flags, each layer overriding the one before.
+//! Validated once at start-up; secrets are wrapped in `Secret`, which never prints.
+
+use std::fmt;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("cannot read config file {path}: {source}")]
+    ReadFile {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("config file {path}: {message}")]
+    ParseFile { path: PathBuf, message: String },
+    #[error("invalid {name}: {message}")]
+    Invalid { name: &'static str, message: String },
+}
+
+fn invalid(name: &'static str, message: impl Into<String>) -> ConfigError {
+    ConfigError::Invalid {
+        name,
+        message: message.into(),
+    }
+}
+
+/// A value that must never reach a log line, a response or a `Debug` dump.
+#[derive(Clone, PartialEq, Eq, Deserialize)]
+#[serde(transparent)]
+pub struct Secret(String);
+
+impl Secret {
+    pub fn new(value: impl Into<String>) -> Self {
+        Self(value.into())
+    }
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("[redacted]")
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    Demo,
+    Temporal,
+}
+
+impl Mode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Demo => "demo",
+            Mode::Temporal => "temporal",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LogFormat {
+    Human,
+    Json,
+}
+
+/// The validated configuration the server runs with.
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub listen: SocketAddr,
+    pub data: PathBuf,
+    pub mode: Mode,
+    pub log_format: LogFormat,
+    pub log_level: String,
+    pub tls: Option<TlsFiles>,
+    /// Forces the `Secure` cookie attribute even without TLS (behind a TLS-terminating proxy).
+    pub secure_cookies: bool,
+    pub jwt_secret: Option<Secret>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TlsFiles {
+    pub cert: PathBuf,
+    pub key: PathBuf,
+}
+
+/// One layer of settings; every field optional so layers can be merged in order.
+#[derive(Debug, Default, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Layer {
+    pub listen: Option<String>,
+    pub data: Option<PathBuf>,
+    pub mode: Option<String>,
+    pub log_format: Option<String>,
+    pub log_level: Option<String>,
+    pub tls_cert: Option<PathBuf>,
+    pub tls_key: Option<PathBuf>,
+    pub secure_cookies: Option<bool>,
+    pub jwt_secret: Option<Secret>,
+}
+
+macro_rules! merge_fields {
+    ($self:ident, $other:ident, $($f:ident),*) => { $( if $other.$f.is_some() { $self.$f = $other.$f; } )* };
+}
+
+impl Layer {
+    /// Overrides this layer's fields with every field `other` sets.
+    pub fn merge(mut self, other: Layer) -> Layer {
+        merge_fields!(
+            self,
+            other,
+            listen,
+            data,
+            mode,
+            log_format,
+            log_level,
+            tls_cert,
+            tls_key,
+            secure_cookies,
+            jwt_secret
+        );
+        self
+    }
+
+    pub fn from_file(path: &Path) -> Result<Layer, ConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::ReadFile {
+            path: path.to_owned(),
+            source,
+        })?;
+        toml::from_str(&text).map_err(|e| ConfigError::ParseFile {
+            path: path.to_owned(),
+            message: e.message().to_owned(),
+        })
+    }
+
+    /// Reads `GTMS_*` variables through `get` (the process environment in production).
+    pub fn from_env(get: impl Fn(&str) -> Option<String>) -> Result<Layer, ConfigError> {
+        let path = |k: &str| get(k).map(PathBuf::from);
+        let secure_cookies = match get("GTMS_SECURE_COOKIES") {
+            None => None,
+            Some(v) => Some(
+                parse_bool(&v)
+                    .ok_or_else(|| invalid("GTMS_SECURE_COOKIES", "expected true or false"))?,
+            ),
+        };
+        Ok(Layer {
+            listen: get("GTMS_LISTEN"),
+            data: path("GTMS_DATA"),
+            mode: get("GTMS_MODE"),
+            log_format: get("GTMS_LOG_FORMAT"),
+            log_level: get("GTMS_LOG"),
+            tls_cert: path("GTMS_TLS_CERT"),
+            tls_key: path("GTMS_TLS_KEY"),
+            secure_cookies,
+            jwt_secret: get("GTMS_JWT_SECRET").map(Secret::new),
+        })
+    }
+
+    /// Turns the merged layers into a checked `Config`.
+    pub fn validate(self) -> Result<Config, ConfigError> {
+        let listen = self.listen.as_deref().unwrap_or("127.0.0.1:3000");
+        let listen: SocketAddr = listen.parse().map_err(|_| {
+            invalid(
+                "listen address",
+                format!("{listen:?} is not IP:PORT (for example 127.0.0.1:3000)"),
+            )
+        })?;
+        let data = self.data.unwrap_or_else(|| PathBuf::from("gtms.redb"));
+        check_data_dir(&data)?;
+        let mode = match self.mode.as_deref().unwrap_or("demo") {
+            "demo" => Mode::Demo,
+            "temporal" => Mode::Temporal,
+            other => {
+                return Err(invalid(
+                    "mode",
+                    format!("{other:?} is not demo or temporal"),
+                ));
+            }
+        };
+        let log_format = match self.log_format.as_deref().unwrap_or("human") {
+            "human" => LogFormat::Human,
+            "json" => LogFormat::Json,
+            other => {
+                return Err(invalid(
+                    "log format",
+                    format!("{other:?} is not human or json"),
+                ));
+            }
+        };
+        let tls = match (self.tls_cert, self.tls_key) {
+            (None, None) => None,
+            (Some(cert), Some(key)) => Some(TlsFiles { cert, key }),
+            _ => {
+                return Err(invalid(
+                    "TLS settings",
+                    "tls_cert and tls_key must be given together",
+                ));
+            }
+        };
+        if let Some(secret) = &self.jwt_secret
+            && secret.expose().len() < 32
+        {
+            return Err(invalid("jwt_secret", "must be at least 32 characters"));
+        }
+        Ok(Config {
+            listen,
+            data,
+            mode,
+            log_format,
+            log_level: self.log_level.unwrap_or_else(|| "info".to_owned()),
+            tls,
+            secure_cookies: self.secure_cookies.unwrap_or(false),
+            jwt_secret: self.jwt_secret,
+        })
+    }
+}
+
+fn parse_bool(v: &str) -> Option<bool> {
+    match v.to_ascii_lowercase().as_str() {
+        "1" | "true" | "yes" | "on" => Some(true),
+        "0" | "false" | "no" | "off" => Some(false),
+        _ => None,
+    }
+}
+
+/// The data file's directory must exist and accept new files (redb creates the file there).
+fn check_data_dir(data: &Path) -> Result<(), ConfigError> {
+    if data.is_dir() {
+        return Err(invalid(
+            "data file",
+            format!("{} is a directory, expected a file path", data.display()),
+        ));
+    }
+    let dir = match data.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
+        _ => PathBuf::from("."),
+    };
+    let probe = dir.join(format!(".gtms-write-probe-{}", std::process::id()));
+    std::fs::write(&probe, b"")
+        .and_then(|_| std::fs::remove_file(&probe))
+        .map_err(|e| {
+            invalid(
+                "data directory",
+                format!("{} is not writable: {e}", dir.display()),
+            )
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env(pairs: &'static [(&'static str, &'static str)]) -> impl Fn(&str) -> Option<String> {
+        move |k| {
+            pairs
+                .iter()
+                .find(|(n, _)| *n == k)
+                .map(|(_, v)| (*v).to_owned())
+        }
+    }
+
+    #[test]
+    fn later_layers_override_earlier_ones() {
+        let file: Layer = toml::from_str("listen = \"127.0.0.1:4000\"\nlog_level = \"debug\"")
+            .unwrap_or_default();
+        let from_env =
+            Layer::from_env(env(&[("GTMS_LISTEN", "127.0.0.1:5000")])).unwrap_or_default();
+        let flags = Layer {
+            log_format: Some("json".into()),
+            ..Layer::default()
+        };
+        let cfg = Layer::default()
+            .merge(file)
+            .merge(from_env)
+            .merge(flags)
+            .validate();
+        let cfg = cfg.unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(cfg.listen.port(), 5000);
+        assert_eq!(cfg.log_level, "debug");
+        assert_eq!(cfg.log_format, LogFormat::Json);
+    }
+
+    #[test]
+    fn unknown_file_keys_and_bad_values_are_refused() {
+        assert!(toml::from_str::<Layer>("lisen = \"x\"").is_err());
+        let bad = Layer {
+            listen: Some("localhost:99999".into()),
+            ..Layer::default()
+        };
+        assert!(bad.validate().is_err());
+        let half_tls = Layer {
+            tls_cert: Some("c.pem".into()),
+            ..Layer::default()
+        };
+        assert!(half_tls.validate().is_err());
+    }
+
+    #[test]
+    fn secrets_never_print() {
+        let layer = Layer {
+            jwt_secret: Some(Secret::new("super-secret-value")),
+            ..Layer::default()
+        };
+        assert!(!format!("{layer:?}").contains("super-secret-value"));
+    }
+}

@@ -1,0 +1,93 @@
+//! `Store`: the one redb database file every record lives in. All table definitions are in
+//! `tables`, the record encoding in `codec`, and one file per entity holds its methods.
+//! Every redb call runs inside `spawn_blocking`, never on the async runtime, and every write
+//! method returns only after its transaction committed (redb's default immediate durability),
+//! so a caller may acknowledge the write. This module imports no face and no service.
+
+mod codec;
+mod meta;
+mod tables;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use redb::Database;
+
+pub use codec::{CodecError, SCHEMA_VERSION};
+pub use meta::BootRecord;
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("{} is already in use by another gtms process", .0.display())]
+    AlreadyInUse(PathBuf),
+    #[error("cannot open database {}: {source}", path.display())]
+    Open {
+        path: PathBuf,
+        source: redb::DatabaseError,
+    },
+    #[error("database: {0}")]
+    Db(#[from] redb::Error),
+    #[error("record encoding: {0}")]
+    Codec(#[from] CodecError),
+    #[error("database task failed: {0}")]
+    Task(#[from] tokio::task::JoinError),
+}
+
+macro_rules! from_redb {
+    ($($t:ty),*) => { $( impl From<$t> for StoreError { fn from(e: $t) -> Self { StoreError::Db(e.into()) } } )* };
+}
+from_redb!(
+    redb::TransactionError,
+    redb::TableError,
+    redb::StorageError,
+    redb::CommitError,
+    redb::DatabaseError
+);
+
+/// Cheap to clone; all clones share one open database.
+#[derive(Clone)]
+pub struct Store {
+    db: Arc<Database>,
+    path: PathBuf,
+}
+
+impl Store {
+    /// Opens (or creates) the database file and every table. A file held by another process
+    /// is reported as `AlreadyInUse`, never waited on.
+    pub fn open(path: &Path) -> Result<Self, StoreError> {
+        let db = Database::create(path).map_err(|source| match source {
+            redb::DatabaseError::DatabaseAlreadyOpen => StoreError::AlreadyInUse(path.to_owned()),
+            source => StoreError::Open {
+                path: path.to_owned(),
+                source,
+            },
+        })?;
+        let store = Self {
+            db: Arc::new(db),
+            path: path.to_owned(),
+        };
+        store.create_tables()?;
+        Ok(store)
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn create_tables(&self) -> Result<(), StoreError> {
+        let txn = self.db.begin_write()?;
+        tables::create_all(&txn)?;
+        txn.commit()?;
+        Ok(())
+    }
+
+    /// Runs `f` against the database on the blocking pool.
+    pub(crate) async fn blocking<T, F>(&self, f: F) -> Result<T, StoreError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Database) -> Result<T, StoreError> + Send + 'static,
+    {
+        let db = Arc::clone(&self.db);
+        tokio::task::spawn_blocking(move || f(&db)).await?
+    }
+}

@@ -1,0 +1,172 @@
+//! The real compiled binary: signals, restarts, the locked data file, CLI and config errors.
+
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use crate::helpers::{Binary, gtms};
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = gtms()
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run gtms");
+    let text = |b: Vec<u8>| String::from_utf8_lossy(&b).into_owned();
+    (
+        out.status.code().unwrap_or(-1),
+        text(out.stdout),
+        text(out.stderr),
+    )
+}
+
+#[tokio::test]
+async fn sigterm_exits_zero_and_a_restart_sees_the_data_written_before() {
+    let dir = tempfile::tempdir().expect("dir");
+    let data = dir.path().join("gtms.redb");
+    let first = Binary::serve(&data, &[]);
+    let res = reqwest::get(format!("{}/api/health", first.base))
+        .await
+        .expect("health");
+    assert_eq!(res.status(), 200);
+    let (_, status_out, _) = run(&["status", "--data", data.to_str().expect("utf8")]);
+    assert!(status_out.contains("started 1 times"), "{status_out}");
+
+    let (code, log) = first.terminate();
+
+    assert_eq!(code, Some(0), "{log}");
+    assert!(log.contains("stopped"), "{log}");
+    assert!(
+        !dir.path().join("gtms.redb.sock").exists(),
+        "the admin socket is removed on exit"
+    );
+    let second = Binary::serve(&data, &[]);
+    let (code, status_out, err) = run(&["status", "--data", data.to_str().expect("utf8")]);
+    assert_eq!(code, 0, "{err}");
+    assert!(status_out.contains("started 2 times"), "{status_out}");
+    assert!(status_out.contains("healthy"), "{status_out}");
+    let (code, log) = second.terminate();
+    assert_eq!(code, Some(0), "{log}");
+}
+
+#[test]
+fn a_second_process_on_the_same_data_file_is_refused_at_once() {
+    let dir = tempfile::tempdir().expect("dir");
+    let data = dir.path().join("gtms.redb");
+    let _running = Binary::serve(&data, &[]);
+
+    let started = Instant::now();
+    let (code, _, err) = run(&[
+        "serve",
+        "--listen",
+        "127.0.0.1:0",
+        "--data",
+        data.to_str().expect("utf8"),
+    ]);
+
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("already in use by another gtms process"),
+        "{err}"
+    );
+    assert!(started.elapsed() < Duration::from_secs(20), "must not hang");
+}
+
+#[test]
+fn the_admin_socket_is_private_to_the_owner() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().expect("dir");
+    let data = dir.path().join("gtms.redb");
+    let _running = Binary::serve(&data, &[]);
+    let mode = std::fs::metadata(dir.path().join("gtms.redb.sock"))
+        .expect("socket")
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o600);
+}
+
+#[test]
+fn status_without_a_running_server_says_so() {
+    let dir = tempfile::tempdir().expect("dir");
+    let data = dir.path().join("gtms.redb");
+    let (code, _, err) = run(&["status", "--data", data.to_str().expect("utf8")]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        err.trim(),
+        "gtms: no gtms server is running on this data file"
+    );
+}
+
+#[test]
+fn unknown_flags_and_bad_values_exit_nonzero_with_one_line() {
+    for args in [
+        &["serve", "--bogus"][..],
+        &["serve", "--listen"],
+        &["frobnicate"],
+    ] {
+        let (code, _, err) = run(args);
+        assert_eq!(code, 2, "{args:?}");
+        assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+    }
+    let (code, _, err) = run(&["serve", "--listen", "localhost:http"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("invalid listen address"), "{err}");
+}
+
+#[test]
+fn version_and_help_print_and_exit_zero() {
+    let (code, out, _) = run(&["--version"]);
+    assert_eq!(code, 0);
+    assert_eq!(out.trim(), format!("gtms {}", env!("CARGO_PKG_VERSION")));
+    let (code, out, _) = run(&["--help"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("serve"));
+}
+
+#[test]
+fn config_file_errors_are_clear() {
+    let dir = tempfile::tempdir().expect("dir");
+    let file = dir.path().join("gtms.toml");
+    std::fs::write(&file, "lisen = \"127.0.0.1:1\"\n").expect("write");
+    let (code, _, err) = run(&["serve", "--config", file.to_str().expect("utf8")]);
+    assert_eq!(code, 1);
+    assert!(err.contains("unknown field `lisen`"), "{err}");
+
+    let (code, _, err) = run(&["serve", "--config", "/nonexistent/gtms.toml"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("cannot read config file"), "{err}");
+
+    let (code, _, err) = run(&["serve", "--data", "/nonexistent-dir/x/gtms.redb"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("data directory") && err.contains("not writable"),
+        "{err}"
+    );
+}
+
+#[test]
+fn environment_overrides_the_file_and_flags_override_the_environment() {
+    let dir = tempfile::tempdir().expect("dir");
+    let file = dir.path().join("gtms.toml");
+    std::fs::write(&file, "listen = \"not-an-address\"\n").expect("write");
+    // The file's bad value is overridden by the environment's, which the flag overrides again.
+    let out = gtms()
+        .args([
+            "serve",
+            "--config",
+            file.to_str().expect("utf8"),
+            "--listen",
+            "also-bad",
+        ])
+        .env("GTMS_LISTEN", "127.0.0.1:0")
+        .output()
+        .expect("run");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("\"also-bad\""), "{err}");
+    let out = gtms()
+        .args(["serve", "--config", file.to_str().expect("utf8")])
+        .env("GTMS_LISTEN", "env-bad")
+        .output()
+        .expect("run");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("\"env-bad\""), "{err}");
+}

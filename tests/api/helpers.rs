@@ -1,0 +1,139 @@
+//! Test harness: `spawn_app` starts the real app on a random loopback port with a fresh redb
+//! file; `Binary` runs the compiled `gtms` executable and reads its bound address from the log.
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use gtms::app::{self, RunningApp};
+use gtms::config::Layer;
+use tempfile::TempDir;
+
+pub struct TestApp {
+    pub base: String,
+    pub client: reqwest::Client,
+    _dir: TempDir,
+    app: Option<RunningApp>,
+}
+
+impl TestApp {
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{}", self.base, path)
+    }
+
+    pub async fn get(&self, path: &str) -> reqwest::Response {
+        self.client
+            .get(self.url(path))
+            .send()
+            .await
+            .expect("request failed")
+    }
+
+    pub async fn stop(mut self) {
+        if let Some(app) = self.app.take() {
+            app.stop().await.expect("clean stop");
+        }
+    }
+}
+
+pub async fn spawn_app() -> TestApp {
+    spawn_app_with(|_| {}).await
+}
+
+/// Starts the app with test defaults, after `adjust` has changed the config layer.
+pub async fn spawn_app_with(adjust: impl FnOnce(&mut Layer)) -> TestApp {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut layer = Layer {
+        listen: Some("127.0.0.1:0".into()),
+        data: Some(dir.path().join("gtms.redb")),
+        ..Layer::default()
+    };
+    adjust(&mut layer);
+    let https = layer.tls_cert.is_some();
+    let config = layer.validate().expect("valid test config");
+    let app = app::start(config).await.expect("app starts");
+    let scheme = if https { "https" } else { "http" };
+    let base = format!("{scheme}://{}", app.addr);
+    TestApp {
+        base,
+        client: reqwest::Client::new(),
+        _dir: dir,
+        app: Some(app),
+    }
+}
+
+/// The compiled `gtms` binary, running.
+pub struct Binary {
+    pub child: Child,
+    pub base: String,
+    log: Arc<Mutex<String>>,
+}
+
+pub fn gtms() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_gtms"))
+}
+
+impl Binary {
+    /// Starts `gtms serve` on a random port with `data` and waits until it listens.
+    pub fn serve(data: &Path, extra: &[&str]) -> Binary {
+        let mut child = gtms()
+            .args(["serve", "--listen", "127.0.0.1:0", "--data"])
+            .arg(data)
+            .args(extra)
+            .env("GTMS_LOG_FORMAT", "human")
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn gtms");
+        let stderr = child.stderr.take().expect("stderr");
+        let log = Arc::new(Mutex::new(String::new()));
+        let sink = Arc::clone(&log);
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                let mut log = sink.lock().expect("log lock");
+                log.push_str(&line);
+                log.push('\n');
+            }
+        });
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let text = log.lock().expect("log lock").clone();
+            if let Some(i) = text.find("listening on ") {
+                let rest = &text[i + "listening on ".len()..];
+                let base = rest.split_whitespace().next().expect("address").to_owned();
+                return Binary { child, base, log };
+            }
+            if let Ok(Some(status)) = child.try_wait() {
+                panic!("gtms exited early with {status}: {text}");
+            }
+            assert!(Instant::now() < deadline, "gtms did not start: {text}");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    pub fn log(&self) -> String {
+        self.log.lock().expect("log lock").clone()
+    }
+
+    /// Sends SIGTERM and returns the exit code.
+    pub fn terminate(mut self) -> (Option<i32>, String) {
+        let pid = self.child.id().to_string();
+        let status = Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .expect("kill");
+        assert!(status.success());
+        let code = self.child.wait().expect("wait").code();
+        std::thread::sleep(Duration::from_millis(50));
+        (code, self.log())
+    }
+}
+
+impl Drop for Binary {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
