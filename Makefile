@@ -4,7 +4,7 @@ CARGO ?= cargo
 TARGET := x86_64-unknown-linux-gnu
 SHARED ?= ../shared/data
 
-.PHONY: run test dist bench lint seed seed-check static-check
+.PHONY: run test dist bench lint seed seed-check static-check ingest
 
 ## Build and start the appliance in demo mode on http://127.0.0.1:3000
 run:
@@ -33,6 +33,10 @@ bench:
 lint:
 	$(CARGO) fmt --check
 	$(CARGO) clippy --all-targets -- -D warnings
+
+## Regenerate the embedded company files (assets/company) from seed/
+ingest:
+	$(CARGO) run --release -- ingest --seed seed --out assets/company
 
 ## Regenerate the company extract in seed/ from the shared EDGAR data
 seed:

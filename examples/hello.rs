@@ -12,9 +12,7 @@ use tokio::net::TcpListener;
 
 #[tokio::main]
 async fn main() -> std::io::Result<()> {
-    let addr = std::env::args()
-        .nth(1)
-        .unwrap_or_else(|| "127.0.0.1:3100".into());
+    let addr = std::env::args().nth(1).unwrap_or_else(|| "127.0.0.1:3100".into());
     let listener = TcpListener::bind(&addr).await?;
     println!("hello yardstick on http://{}", listener.local_addr()?);
     loop {
@@ -30,9 +28,7 @@ async fn main() -> std::io::Result<()> {
                         .unwrap_or_default(),
                 )
             });
-            let _ = auto::Builder::new(TokioExecutor::new())
-                .serve_connection(TokioIo::new(stream), service)
-                .await;
+            let _ = auto::Builder::new(TokioExecutor::new()).serve_connection(TokioIo::new(stream), service).await;
         });
     }
 }

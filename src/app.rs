@@ -18,17 +18,11 @@ pub enum AppError {
     #[error(transparent)]
     Store(#[from] StoreError),
     #[error("cannot listen on {addr}: {source}")]
-    Bind {
-        addr: SocketAddr,
-        source: std::io::Error,
-    },
+    Bind { addr: SocketAddr, source: std::io::Error },
     #[error(transparent)]
     Tls(#[from] tls::TlsError),
     #[error("cannot create the admin socket {path}: {source}")]
-    AdminSocket {
-        path: String,
-        source: std::io::Error,
-    },
+    AdminSocket { path: String, source: std::io::Error },
     #[error("the server task failed: {0}")]
     Task(#[from] tokio::task::JoinError),
 }
@@ -67,21 +61,12 @@ pub async fn start(config: Config) -> Result<RunningApp, AppError> {
     let store = tokio::task::spawn_blocking(move || Store::open(&data)).await??;
     let boot = store.record_boot(chrono::Utc::now().timestamp()).await?;
     let tls = config.tls.as_ref().map(tls::acceptor).transpose()?;
-    let listener = TcpListener::bind(config.listen)
-        .await
-        .map_err(|source| AppError::Bind {
-            addr: config.listen,
-            source,
-        })?;
-    let addr = listener.local_addr().map_err(|source| AppError::Bind {
-        addr: config.listen,
-        source,
-    })?;
+    let listener =
+        TcpListener::bind(config.listen).await.map_err(|source| AppError::Bind { addr: config.listen, source })?;
+    let addr = listener.local_addr().map_err(|source| AppError::Bind { addr: config.listen, source })?;
     let socket = admin::socket_path(&config.data);
-    let admin_listener = admin::server::bind(&socket).map_err(|source| AppError::AdminSocket {
-        path: socket.display().to_string(),
-        source,
-    })?;
+    let admin_listener = admin::server::bind(&socket)
+        .map_err(|source| AppError::AdminSocket { path: socket.display().to_string(), source })?;
 
     let scheme = if tls.is_some() { "https" } else { "http" };
     tracing::info!(
@@ -91,14 +76,9 @@ pub async fn start(config: Config) -> Result<RunningApp, AppError> {
     let state = AppState::new(config, store);
     let shutdown = CancellationToken::new();
     let tasks = TaskTracker::new();
-    tasks.spawn(admin::server::run(
-        state.clone(),
-        admin_listener,
-        socket,
-        shutdown.clone(),
-    ));
+    tasks.spawn(admin::server::run(state.clone(), admin_listener, socket, shutdown.clone()));
 
-    let router = server::Router::new(warp::service(http::routes(state.clone())));
+    let router = server::Router::new(warp::service(http::routes(state.clone())), state.assets().clone());
     let token = shutdown.clone();
     let handle = tokio::spawn(async move {
         server::serve(listener, tls, router, token).await;
@@ -106,12 +86,7 @@ pub async fn start(config: Config) -> Result<RunningApp, AppError> {
         tasks.wait().await;
         tracing::info!("stopped");
     });
-    Ok(RunningApp {
-        addr,
-        state,
-        shutdown,
-        handle,
-    })
+    Ok(RunningApp { addr, state, shutdown, handle })
 }
 
 /// Runs until SIGINT or SIGTERM, then shuts down gracefully.

@@ -30,6 +30,23 @@ enum Command {
     /// Print the running server's health, version and uptime.
     Status(DataArgs),
     /// Build the receipted company extract (seed/companies.jsonl) from EDGAR documents.
+    /// Turn seed/companies.jsonl into the keyless company files (embedded at the next build).
+    Ingest {
+        /// The seed directory holding companies.jsonl.
+        #[arg(long, default_value = "seed")]
+        seed: PathBuf,
+        /// Where to write (replaced): public/ and internal/ are created inside.
+        #[arg(long, default_value = "assets/company")]
+        out: PathBuf,
+        /// The origin the files name in links (llms.txt, sitemap, MCP hints).
+        #[arg(long, default_value = "http://127.0.0.1:3000")]
+        base_url: String,
+    },
+    /// Write the embedded keyless files, with .gz/.br siblings, for any web server or CDN.
+    ExportStatic {
+        /// Target directory (created if missing).
+        dir: PathBuf,
+    },
     EdgarExtract {
         /// The shared data directory (registrants/, reference/, filings/, executives/).
         #[arg(long)]
@@ -74,10 +91,7 @@ struct ServeArgs {
 
 impl DataArgs {
     fn layer(&self) -> Layer {
-        Layer {
-            data: self.data.clone(),
-            ..Layer::default()
-        }
+        Layer { data: self.data.clone(), ..Layer::default() }
     }
 }
 
@@ -89,11 +103,7 @@ fn load_config(config_file: Option<&PathBuf>, flags: Layer) -> Result<Config, Co
         None => Layer::default(),
     };
     let env = Layer::from_env(|k| std::env::var(k).ok())?;
-    Layer::default()
-        .merge(file)
-        .merge(env)
-        .merge(flags)
-        .validate()
+    Layer::default().merge(file).merge(env).merge(flags).validate()
 }
 
 /// Parses the process arguments and runs the command.
@@ -106,10 +116,7 @@ pub fn main() -> ExitCode {
         }
         Err(e) => {
             let rendered = e.to_string();
-            let line = rendered
-                .lines()
-                .find(|l| !l.trim().is_empty())
-                .unwrap_or("invalid arguments");
+            let line = rendered.lines().find(|l| !l.trim().is_empty()).unwrap_or("invalid arguments");
             eprintln!("gtms: {}", line.trim_start_matches("error: "));
             return ExitCode::from(2);
         }
@@ -141,19 +148,37 @@ fn run(cli: Cli) -> Result<(), String> {
                 log_format: args.log_format,
                 ..args.data.layer()
             };
-            let config =
-                load_config(args.data.config.as_ref(), flags).map_err(|e| e.to_string())?;
+            let config = load_config(args.data.config.as_ref(), flags).map_err(|e| e.to_string())?;
             telemetry::init(config.log_format, &config.log_level);
             tracing::debug!(?config, "configuration");
-            runtime()?
-                .block_on(app::run(config))
-                .map_err(|e| e.to_string())
+            runtime()?.block_on(app::run(config)).map_err(|e| e.to_string())
         }
         Command::Status(args) => {
-            let config =
-                load_config(args.config.as_ref(), args.layer()).map_err(|e| e.to_string())?;
+            let config = load_config(args.config.as_ref(), args.layer()).map_err(|e| e.to_string())?;
             let reply = runtime()?.block_on(admin_command(&config, AdminRequest::Status, false))?;
             print_reply(reply)
+        }
+        Command::Ingest { seed, out, base_url } => {
+            let started = std::time::Instant::now();
+            let r = companies::ingest::run(&seed, &out, &base_url).map_err(|e| e.to_string())?;
+            println!(
+                "ingest: {} tracked, {} with a page, {} statements, {} executives, {} subsidiaries, {} domains; {} files in {} ({:.1}s)",
+                r.tracked,
+                r.with_page,
+                r.statements,
+                r.executives,
+                r.subsidiaries,
+                r.domains,
+                r.files,
+                out.display(),
+                started.elapsed().as_secs_f64()
+            );
+            Ok(())
+        }
+        Command::ExportStatic { dir } => {
+            let n = companies::export::export_static(&dir).map_err(|e| e.to_string())?;
+            println!("export-static: {n} files (each with .gz and .br) in {}", dir.display());
+            Ok(())
         }
         Command::EdgarExtract { from, out } => {
             let report = companies::extract::run(&from, &out, true).map_err(|e| e.to_string())?;
@@ -165,11 +190,7 @@ fn run(cli: Cli) -> Result<(), String> {
 
 /// Sends `request` to the running server, or, when none runs and `offline` allows it,
 /// opens the data file directly and runs the same command in this process.
-async fn admin_command(
-    config: &Config,
-    request: AdminRequest,
-    offline: bool,
-) -> Result<AdminReply, String> {
+async fn admin_command(config: &Config, request: AdminRequest, offline: bool) -> Result<AdminReply, String> {
     let socket = admin::socket_path(&config.data);
     match admin::client::send(&socket, &request).await {
         Ok(reply) => Ok(reply),

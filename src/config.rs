@@ -11,10 +11,7 @@ use serde::Deserialize;
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
     #[error("cannot read config file {path}: {source}")]
-    ReadFile {
-        path: PathBuf,
-        source: std::io::Error,
-    },
+    ReadFile { path: PathBuf, source: std::io::Error },
     #[error("config file {path}: {message}")]
     ParseFile { path: PathBuf, message: String },
     #[error("invalid {name}: {message}")]
@@ -22,10 +19,7 @@ pub enum ConfigError {
 }
 
 fn invalid(name: &'static str, message: impl Into<String>) -> ConfigError {
-    ConfigError::Invalid {
-        name,
-        message: message.into(),
-    }
+    ConfigError::Invalid { name, message: message.into() }
 }
 
 /// A value that must never reach a log line, a response or a `Debug` dump.
@@ -130,14 +124,10 @@ impl Layer {
     }
 
     pub fn from_file(path: &Path) -> Result<Layer, ConfigError> {
-        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::ReadFile {
-            path: path.to_owned(),
-            source,
-        })?;
-        toml::from_str(&text).map_err(|e| ConfigError::ParseFile {
-            path: path.to_owned(),
-            message: e.message().to_owned(),
-        })
+        let text =
+            std::fs::read_to_string(path).map_err(|source| ConfigError::ReadFile { path: path.to_owned(), source })?;
+        toml::from_str(&text)
+            .map_err(|e| ConfigError::ParseFile { path: path.to_owned(), message: e.message().to_owned() })
     }
 
     /// Reads `GTMS_*` variables through `get` (the process environment in production).
@@ -145,10 +135,7 @@ impl Layer {
         let path = |k: &str| get(k).map(PathBuf::from);
         let secure_cookies = match get("GTMS_SECURE_COOKIES") {
             None => None,
-            Some(v) => Some(
-                parse_bool(&v)
-                    .ok_or_else(|| invalid("GTMS_SECURE_COOKIES", "expected true or false"))?,
-            ),
+            Some(v) => Some(parse_bool(&v).ok_or_else(|| invalid("GTMS_SECURE_COOKIES", "expected true or false"))?),
         };
         Ok(Layer {
             listen: get("GTMS_LISTEN"),
@@ -167,10 +154,7 @@ impl Layer {
     pub fn validate(self) -> Result<Config, ConfigError> {
         let listen = self.listen.as_deref().unwrap_or("127.0.0.1:3000");
         let listen: SocketAddr = listen.parse().map_err(|_| {
-            invalid(
-                "listen address",
-                format!("{listen:?} is not IP:PORT (for example 127.0.0.1:3000)"),
-            )
+            invalid("listen address", format!("{listen:?} is not IP:PORT (for example 127.0.0.1:3000)"))
         })?;
         let data = self.data.unwrap_or_else(|| PathBuf::from("gtms.redb"));
         check_data_dir(&data)?;
@@ -178,30 +162,21 @@ impl Layer {
             "demo" => Mode::Demo,
             "temporal" => Mode::Temporal,
             other => {
-                return Err(invalid(
-                    "mode",
-                    format!("{other:?} is not demo or temporal"),
-                ));
+                return Err(invalid("mode", format!("{other:?} is not demo or temporal")));
             }
         };
         let log_format = match self.log_format.as_deref().unwrap_or("human") {
             "human" => LogFormat::Human,
             "json" => LogFormat::Json,
             other => {
-                return Err(invalid(
-                    "log format",
-                    format!("{other:?} is not human or json"),
-                ));
+                return Err(invalid("log format", format!("{other:?} is not human or json")));
             }
         };
         let tls = match (self.tls_cert, self.tls_key) {
             (None, None) => None,
             (Some(cert), Some(key)) => Some(TlsFiles { cert, key }),
             _ => {
-                return Err(invalid(
-                    "TLS settings",
-                    "tls_cert and tls_key must be given together",
-                ));
+                return Err(invalid("TLS settings", "tls_cert and tls_key must be given together"));
             }
         };
         if let Some(secret) = &self.jwt_secret
@@ -233,10 +208,7 @@ fn parse_bool(v: &str) -> Option<bool> {
 /// The data file's directory must exist and accept new files (redb creates the file there).
 fn check_data_dir(data: &Path) -> Result<(), ConfigError> {
     if data.is_dir() {
-        return Err(invalid(
-            "data file",
-            format!("{} is a directory, expected a file path", data.display()),
-        ));
+        return Err(invalid("data file", format!("{} is a directory, expected a file path", data.display())));
     }
     let dir = match data.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
@@ -245,12 +217,7 @@ fn check_data_dir(data: &Path) -> Result<(), ConfigError> {
     let probe = dir.join(format!(".gtms-write-probe-{}", std::process::id()));
     std::fs::write(&probe, b"")
         .and_then(|_| std::fs::remove_file(&probe))
-        .map_err(|e| {
-            invalid(
-                "data directory",
-                format!("{} is not writable: {e}", dir.display()),
-            )
-        })
+        .map_err(|e| invalid("data directory", format!("{} is not writable: {e}", dir.display())))
 }
 
 #[cfg(test)]
@@ -258,29 +225,15 @@ mod tests {
     use super::*;
 
     fn env(pairs: &'static [(&'static str, &'static str)]) -> impl Fn(&str) -> Option<String> {
-        move |k| {
-            pairs
-                .iter()
-                .find(|(n, _)| *n == k)
-                .map(|(_, v)| (*v).to_owned())
-        }
+        move |k| pairs.iter().find(|(n, _)| *n == k).map(|(_, v)| (*v).to_owned())
     }
 
     #[test]
     fn later_layers_override_earlier_ones() {
-        let file: Layer = toml::from_str("listen = \"127.0.0.1:4000\"\nlog_level = \"debug\"")
-            .unwrap_or_default();
-        let from_env =
-            Layer::from_env(env(&[("GTMS_LISTEN", "127.0.0.1:5000")])).unwrap_or_default();
-        let flags = Layer {
-            log_format: Some("json".into()),
-            ..Layer::default()
-        };
-        let cfg = Layer::default()
-            .merge(file)
-            .merge(from_env)
-            .merge(flags)
-            .validate();
+        let file: Layer = toml::from_str("listen = \"127.0.0.1:4000\"\nlog_level = \"debug\"").unwrap_or_default();
+        let from_env = Layer::from_env(env(&[("GTMS_LISTEN", "127.0.0.1:5000")])).unwrap_or_default();
+        let flags = Layer { log_format: Some("json".into()), ..Layer::default() };
+        let cfg = Layer::default().merge(file).merge(from_env).merge(flags).validate();
         let cfg = cfg.unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(cfg.listen.port(), 5000);
         assert_eq!(cfg.log_level, "debug");
@@ -290,24 +243,15 @@ mod tests {
     #[test]
     fn unknown_file_keys_and_bad_values_are_refused() {
         assert!(toml::from_str::<Layer>("lisen = \"x\"").is_err());
-        let bad = Layer {
-            listen: Some("localhost:99999".into()),
-            ..Layer::default()
-        };
+        let bad = Layer { listen: Some("localhost:99999".into()), ..Layer::default() };
         assert!(bad.validate().is_err());
-        let half_tls = Layer {
-            tls_cert: Some("c.pem".into()),
-            ..Layer::default()
-        };
+        let half_tls = Layer { tls_cert: Some("c.pem".into()), ..Layer::default() };
         assert!(half_tls.validate().is_err());
     }
 
     #[test]
     fn secrets_never_print() {
-        let layer = Layer {
-            jwt_secret: Some(Secret::new("super-secret-value")),
-            ..Layer::default()
-        };
+        let layer = Layer { jwt_secret: Some(Secret::new("super-secret-value")), ..Layer::default() };
         assert!(!format!("{layer:?}").contains("super-secret-value"));
     }
 }

@@ -21,6 +21,8 @@ use tokio_rustls::TlsAcceptor;
 use tokio_util::sync::CancellationToken;
 use tower::{Service, ServiceExt};
 
+use crate::companies::assets::AssetTable;
+use crate::http::assets;
 use crate::http::filters::PeerAddr;
 
 pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
@@ -34,30 +36,32 @@ const TLS_HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 #[derive(Clone)]
 pub struct Router<W> {
     warp: W,
+    assets: Arc<AssetTable>,
 }
 
 impl<W> Router<W>
 where
-    W: Service<Request<Incoming>, Response = warp::reply::Response, Error = Infallible>
-        + Clone
-        + Send
-        + 'static,
+    W: Service<Request<Incoming>, Response = warp::reply::Response, Error = Infallible> + Clone + Send + 'static,
     W::Future: Send,
 {
-    pub fn new(warp: W) -> Self {
-        Self { warp }
+    pub fn new(warp: W, assets: Arc<AssetTable>) -> Self {
+        Self { warp, assets }
     }
 
     async fn call(self, mut req: Request<Incoming>, peer: SocketAddr) -> HttpResponse {
         let started = Instant::now();
         let request_id = uuid::Uuid::new_v4().to_string();
         let (method, path) = (req.method().clone(), req.uri().path().to_owned());
-        req.extensions_mut().insert(PeerAddr(peer));
-        let res = match self.warp.oneshot(req).await {
-            Ok(res) => res.map(|b| b.map_err(|e| Box::new(e) as BoxError).boxed()),
-            Err(never) => match never {},
+        let mut res = if assets::owns(&path) {
+            assets::respond(&self.assets, &method, &path, req.headers())
+                .map(|b| b.map_err(|never| match never {}).boxed())
+        } else {
+            req.extensions_mut().insert(PeerAddr(peer));
+            match self.warp.oneshot(req).await {
+                Ok(res) => res.map(|b| b.map_err(|e| Box::new(e) as BoxError).boxed()),
+                Err(never) => match never {},
+            }
         };
-        let mut res = res;
         if let Ok(v) = request_id.parse() {
             res.headers_mut().insert("x-request-id", v);
         }
@@ -76,17 +80,9 @@ where
 }
 
 /// Serves `listener` until `shutdown` is cancelled, then drains in-flight connections.
-pub async fn serve<W>(
-    listener: TcpListener,
-    tls: Option<TlsAcceptor>,
-    router: Router<W>,
-    shutdown: CancellationToken,
-) where
-    W: Service<Request<Incoming>, Response = warp::reply::Response, Error = Infallible>
-        + Clone
-        + Send
-        + Sync
-        + 'static,
+pub async fn serve<W>(listener: TcpListener, tls: Option<TlsAcceptor>, router: Router<W>, shutdown: CancellationToken)
+where
+    W: Service<Request<Incoming>, Response = warp::reply::Response, Error = Infallible> + Clone + Send + Sync + 'static,
     W::Future: Send,
 {
     let builder = Arc::new(auto::Builder::new(TokioExecutor::new()));
@@ -104,12 +100,7 @@ pub async fn serve<W>(
             _ = shutdown.cancelled() => break,
         };
         let _ = stream.set_nodelay(true);
-        let (builder, router, tls, watcher) = (
-            Arc::clone(&builder),
-            router.clone(),
-            tls.clone(),
-            graceful.watcher(),
-        );
+        let (builder, router, tls, watcher) = (Arc::clone(&builder), router.clone(), tls.clone(), graceful.watcher());
         tokio::spawn(async move {
             let service = hyper::service::service_fn(move |req| {
                 let router = router.clone();
@@ -118,34 +109,22 @@ pub async fn serve<W>(
             let result = match tls {
                 None => {
                     watcher
-                        .watch(
-                            builder
-                                .serve_connection_with_upgrades(TokioIo::new(stream), service)
-                                .into_owned(),
-                        )
+                        .watch(builder.serve_connection_with_upgrades(TokioIo::new(stream), service).into_owned())
                         .await
                 }
-                Some(acceptor) => {
-                    match tokio::time::timeout(TLS_HANDSHAKE_TIMEOUT, acceptor.accept(stream)).await
-                    {
-                        Ok(Ok(tls_stream)) => {
-                            watcher
-                                .watch(
-                                    builder
-                                        .serve_connection_with_upgrades(
-                                            TokioIo::new(tls_stream),
-                                            service,
-                                        )
-                                        .into_owned(),
-                                )
-                                .await
-                        }
-                        Ok(Err(e)) => {
-                            return tracing::debug!(%peer, error = %e, "TLS handshake failed");
-                        }
-                        Err(_) => return tracing::debug!(%peer, "TLS handshake timed out"),
+                Some(acceptor) => match tokio::time::timeout(TLS_HANDSHAKE_TIMEOUT, acceptor.accept(stream)).await {
+                    Ok(Ok(tls_stream)) => {
+                        watcher
+                            .watch(
+                                builder.serve_connection_with_upgrades(TokioIo::new(tls_stream), service).into_owned(),
+                            )
+                            .await
                     }
-                }
+                    Ok(Err(e)) => {
+                        return tracing::debug!(%peer, error = %e, "TLS handshake failed");
+                    }
+                    Err(_) => return tracing::debug!(%peer, "TLS handshake timed out"),
+                },
             };
             if let Err(e) = result {
                 tracing::debug!(%peer, error = %e, "connection ended with an error");
@@ -153,10 +132,7 @@ pub async fn serve<W>(
         });
     }
     drop(listener);
-    if tokio::time::timeout(DRAIN_TIMEOUT, graceful.shutdown())
-        .await
-        .is_err()
-    {
+    if tokio::time::timeout(DRAIN_TIMEOUT, graceful.shutdown()).await.is_err() {
         tracing::warn!("some connections did not finish within {DRAIN_TIMEOUT:?}; closing them");
     }
 }

@@ -6,6 +6,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
+use crate::companies::assets::AssetTable;
 use crate::config::{Config, Mode};
 use crate::store::Store;
 
@@ -19,6 +20,7 @@ pub struct AppState {
 struct Inner {
     config: Config,
     store: Store,
+    assets: Arc<AssetTable>,
     started: Instant,
 }
 
@@ -36,11 +38,7 @@ pub struct Health {
 impl AppState {
     pub fn new(config: Config, store: Store) -> Self {
         Self {
-            inner: Arc::new(Inner {
-                config,
-                store,
-                started: Instant::now(),
-            }),
+            inner: Arc::new(Inner { config, store, assets: Arc::new(AssetTable::embedded()), started: Instant::now() }),
         }
     }
 
@@ -50,6 +48,11 @@ impl AppState {
 
     pub fn store(&self) -> &Store {
         &self.inner.store
+    }
+
+    /// The embedded keyless company files.
+    pub fn assets(&self) -> &Arc<AssetTable> {
+        &self.inner.assets
     }
 
     pub fn uptime_secs(&self) -> u64 {

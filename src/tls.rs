@@ -24,20 +24,12 @@ pub fn acceptor(files: &TlsFiles) -> Result<TlsAcceptor, TlsError> {
     let cert_path = files.cert.display().to_string();
     let certs: Vec<CertificateDer<'static>> = CertificateDer::pem_file_iter(&files.cert)
         .and_then(|iter| iter.collect())
-        .map_err(|e| TlsError::Cert {
-            path: cert_path.clone(),
-            message: e.to_string(),
-        })?;
+        .map_err(|e| TlsError::Cert { path: cert_path.clone(), message: e.to_string() })?;
     if certs.is_empty() {
-        return Err(TlsError::Cert {
-            path: cert_path,
-            message: "no certificate found".into(),
-        });
+        return Err(TlsError::Cert { path: cert_path, message: "no certificate found".into() });
     }
-    let key = PrivateKeyDer::from_pem_file(&files.key).map_err(|e| TlsError::Key {
-        path: files.key.display().to_string(),
-        message: e.to_string(),
-    })?;
+    let key = PrivateKeyDer::from_pem_file(&files.key)
+        .map_err(|e| TlsError::Key { path: files.key.display().to_string(), message: e.to_string() })?;
     let provider = Arc::new(rustls::crypto::ring::default_provider());
     let mut config = ServerConfig::builder_with_provider(provider)
         .with_safe_default_protocol_versions()?

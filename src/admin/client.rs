@@ -23,12 +23,7 @@ pub enum ClientError {
 pub async fn send(socket: &Path, request: &AdminRequest) -> Result<AdminReply, ClientError> {
     let stream = match UnixStream::connect(socket).await {
         Ok(s) => s,
-        Err(e)
-            if matches!(
-                e.kind(),
-                std::io::ErrorKind::NotFound | std::io::ErrorKind::ConnectionRefused
-            ) =>
-        {
+        Err(e) if matches!(e.kind(), std::io::ErrorKind::NotFound | std::io::ErrorKind::ConnectionRefused) => {
             return Err(ClientError::NotRunning);
         }
         Err(e) => return Err(e.into()),
@@ -42,7 +37,5 @@ pub async fn send(socket: &Path, request: &AdminRequest) -> Result<AdminReply, C
         BufReader::new(read).read_line(&mut reply).await?;
         Ok::<_, ClientError>(serde_json::from_str(&reply)?)
     };
-    tokio::time::timeout(Duration::from_secs(60), exchange)
-        .await
-        .map_err(|_| ClientError::Timeout)?
+    tokio::time::timeout(Duration::from_secs(60), exchange).await.map_err(|_| ClientError::Timeout)?
 }

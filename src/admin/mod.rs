@@ -31,27 +31,16 @@ pub struct AdminReply {
 
 impl AdminReply {
     pub fn ok(message: impl Into<String>, data: serde_json::Value) -> Self {
-        Self {
-            ok: true,
-            message: message.into(),
-            data,
-        }
+        Self { ok: true, message: message.into(), data }
     }
     pub fn error(message: impl Into<String>) -> Self {
-        Self {
-            ok: false,
-            message: message.into(),
-            data: serde_json::Value::Null,
-        }
+        Self { ok: false, message: message.into(), data: serde_json::Value::Null }
     }
 }
 
 /// The socket path for a data file: `<data>.sock` in the same directory.
 pub fn socket_path(data: &Path) -> PathBuf {
-    let mut name = data
-        .file_name()
-        .map(|n| n.to_os_string())
-        .unwrap_or_else(|| "gtms.redb".into());
+    let mut name = data.file_name().map(|n| n.to_os_string()).unwrap_or_else(|| "gtms.redb".into());
     name.push(".sock");
     data.with_file_name(name)
 }

@@ -27,12 +27,7 @@ pub fn bind(path: &Path) -> std::io::Result<UnixListener> {
     Ok(listener)
 }
 
-pub async fn run(
-    state: AppState,
-    listener: UnixListener,
-    path: PathBuf,
-    shutdown: CancellationToken,
-) {
+pub async fn run(state: AppState, listener: UnixListener, path: PathBuf, shutdown: CancellationToken) {
     loop {
         let stream = tokio::select! {
             accepted = listener.accept() => match accepted {

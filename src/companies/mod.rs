@@ -1,5 +1,11 @@
-//! Receipted company intelligence: the seed extract, the EDGAR extractor that produces it,
-//! and (later) ingest, the embedded asset index and enrichment ranking. Knows nothing of HTTP.
+//! Receipted company intelligence: the seed extract and the EDGAR extractor that produces it,
+//! ingest into the keyless files, the card and registry model, and slugs from names.
+//! Knows nothing of HTTP; the faces call into it.
 
+pub mod assets;
+pub mod card;
+pub mod export;
 pub mod extract;
+pub mod ingest;
+pub mod names;
 pub mod seed;

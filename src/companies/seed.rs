@@ -55,10 +55,7 @@ pub enum SeedError {
     #[error("reading the company extract: {0}")]
     Io(#[from] std::io::Error),
     #[error("company extract line {line}: {source}")]
-    Parse {
-        line: usize,
-        source: serde_json::Error,
-    },
+    Parse { line: usize, source: serde_json::Error },
 }
 
 pub fn read_companies(reader: impl BufRead) -> Result<Vec<SeedCompany>, SeedError> {
@@ -68,10 +65,7 @@ pub fn read_companies(reader: impl BufRead) -> Result<Vec<SeedCompany>, SeedErro
         if line.trim().is_empty() {
             continue;
         }
-        let company = serde_json::from_str(&line).map_err(|source| SeedError::Parse {
-            line: i + 1,
-            source,
-        })?;
+        let company = serde_json::from_str(&line).map_err(|source| SeedError::Parse { line: i + 1, source })?;
         out.push(company);
     }
     Ok(out)

@@ -53,13 +53,8 @@ impl Receipt {
         filed: impl Into<String>,
         accession: impl Into<String>,
     ) -> Result<Self, ReceiptError> {
-        let (quote, url, form, filed, accession) = (
-            quote.into(),
-            url.into(),
-            form.into(),
-            filed.into(),
-            accession.into(),
-        );
+        let (quote, url, form, filed, accession) =
+            (quote.into(), url.into(), form.into(), filed.into(), accession.into());
         if quote.trim().is_empty() {
             return Err(ReceiptError::EmptyQuote);
         }
@@ -69,13 +64,7 @@ impl Receipt {
         if form.is_empty() || !is_iso_date(&filed) || accession.is_empty() {
             return Err(ReceiptError::MissingFiling);
         }
-        Ok(Self {
-            quote,
-            url,
-            form,
-            filed,
-            accession,
-        })
+        Ok(Self { quote, url, form, filed, accession })
     }
 
     pub fn quote(&self) -> &str {
@@ -100,9 +89,7 @@ fn is_iso_date(s: &str) -> bool {
     b.len() == 10
         && b[4] == b'-'
         && b[7] == b'-'
-        && b.iter()
-            .enumerate()
-            .all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit())
+        && b.iter().enumerate().all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit())
 }
 
 /// A value that is only ever held together with its receipt.
@@ -146,23 +133,11 @@ mod tests {
 
     #[test]
     fn a_receipt_without_quote_or_edgar_url_is_refused() {
-        let empty = Receipt::new(
-            " ",
-            "https://www.sec.gov/Archives/edgar/data/1/x",
-            "10-K",
-            "2023-01-01",
-            "a",
-        );
+        let empty = Receipt::new(" ", "https://www.sec.gov/Archives/edgar/data/1/x", "10-K", "2023-01-01", "a");
         assert_eq!(empty, Err(ReceiptError::EmptyQuote));
         let foreign = Receipt::new("q", "https://example.com/x", "10-K", "2023-01-01", "a");
         assert!(matches!(foreign, Err(ReceiptError::NotEdgar(_))));
-        let undated = Receipt::new(
-            "q",
-            "https://www.sec.gov/Archives/edgar/data/1/x",
-            "10-K",
-            "",
-            "a",
-        );
+        let undated = Receipt::new("q", "https://www.sec.gov/Archives/edgar/data/1/x", "10-K", "", "a");
         assert_eq!(undated, Err(ReceiptError::MissingFiling));
     }
 

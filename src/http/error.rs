@@ -68,8 +68,7 @@ impl ApiError {
         }
         let mut res = envelope(self.status(), &self.to_string());
         if let ApiError::RateLimited { retry_after } = self {
-            res.headers_mut()
-                .insert(header::RETRY_AFTER, HeaderValue::from(*retry_after));
+            res.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(*retry_after));
         }
         res
     }
@@ -98,18 +97,13 @@ pub fn envelope(status: StatusCode, message: &str) -> Response {
     let body = serde_json::json!({ "error": error_code(status), "message": message, "status": status.as_u16() });
     let mut res = Response::new(body.to_string().into());
     *res.status_mut() = status;
-    res.headers_mut().insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("application/json"),
-    );
+    res.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
     res
 }
 
 /// The single rejection handler (`.recover(recover)` once, on the composed routes).
 pub async fn recover(rejection: Rejection) -> Result<Response, Infallible> {
-    use warp::reject::{
-        InvalidHeader, InvalidQuery, MethodNotAllowed, MissingCookie, MissingHeader,
-    };
+    use warp::reject::{InvalidHeader, InvalidQuery, MethodNotAllowed, MissingCookie, MissingHeader};
 
     if let Some(e) = rejection.find::<ApiError>() {
         return Ok(e.to_response());
@@ -117,33 +111,18 @@ pub async fn recover(rejection: Rejection) -> Result<Response, Infallible> {
     let res = if rejection.is_not_found() {
         envelope(StatusCode::NOT_FOUND, "no such route")
     } else if rejection.find::<MethodNotAllowed>().is_some() {
-        envelope(
-            StatusCode::METHOD_NOT_ALLOWED,
-            "this route does not accept that HTTP method",
-        )
+        envelope(StatusCode::METHOD_NOT_ALLOWED, "this route does not accept that HTTP method")
     } else if let Some(e) = rejection.find::<InvalidQuery>() {
-        envelope(
-            StatusCode::BAD_REQUEST,
-            &format!("invalid query string: {e}"),
-        )
+        envelope(StatusCode::BAD_REQUEST, &format!("invalid query string: {e}"))
     } else if rejection.find::<MissingCookie>().is_some()
         || rejection.find::<InvalidHeader>().is_some()
         || rejection.find::<MissingHeader>().is_some()
     {
         envelope(StatusCode::UNAUTHORIZED, "missing or invalid credentials")
     } else if rejection.find::<warp::reject::PayloadTooLarge>().is_some() {
-        envelope(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            "the request body is too large",
-        )
-    } else if rejection
-        .find::<warp::reject::UnsupportedMediaType>()
-        .is_some()
-    {
-        envelope(
-            StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            "unsupported content type",
-        )
+        envelope(StatusCode::PAYLOAD_TOO_LARGE, "the request body is too large")
+    } else if rejection.find::<warp::reject::UnsupportedMediaType>().is_some() {
+        envelope(StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported content type")
     } else {
         tracing::error!(?rejection, "unhandled rejection");
         envelope(StatusCode::INTERNAL_SERVER_ERROR, "internal error")

@@ -17,56 +17,44 @@ pub const BODY_LIMIT: usize = 64 * 1024;
 #[derive(Debug, Clone, Copy)]
 pub struct PeerAddr(pub SocketAddr);
 
-pub fn peer_addr()
--> impl Filter<Extract = (Option<SocketAddr>,), Error = std::convert::Infallible> + Clone {
+pub fn peer_addr() -> impl Filter<Extract = (Option<SocketAddr>,), Error = std::convert::Infallible> + Clone {
     warp::ext::optional::<PeerAddr>().map(|p: Option<PeerAddr>| p.map(|p| p.0))
 }
 
 /// Extracts a JSON body of type `T`: 415 unless `application/json`, 413 over `BODY_LIMIT`
 /// (checked against `Content-Length` first and again while reading), 400 with the parse
 /// error's line and column for malformed JSON or wrong types.
-pub fn json_body<T: DeserializeOwned + Send>()
--> impl Filter<Extract = (T,), Error = Rejection> + Clone {
+pub fn json_body<T: DeserializeOwned + Send>() -> impl Filter<Extract = (T,), Error = Rejection> + Clone {
     warp::header::optional::<String>("content-type")
         .and(warp::header::optional::<String>("content-length"))
-        .and_then(
-            |content_type: Option<String>, length: Option<String>| async move {
-                check_content_type(content_type.as_deref())?;
-                if let Some(len) = length {
-                    let len: u64 = len.trim().parse().map_err(|_| {
-                        warp::reject::custom(ApiError::BadRequest("invalid Content-Length".into()))
-                    })?;
-                    if len > BODY_LIMIT as u64 {
-                        return Err(warp::reject::custom(ApiError::PayloadTooLarge(BODY_LIMIT)));
-                    }
+        .and_then(|content_type: Option<String>, length: Option<String>| async move {
+            check_content_type(content_type.as_deref())?;
+            if let Some(len) = length {
+                let len: u64 = len
+                    .trim()
+                    .parse()
+                    .map_err(|_| warp::reject::custom(ApiError::BadRequest("invalid Content-Length".into())))?;
+                if len > BODY_LIMIT as u64 {
+                    return Err(warp::reject::custom(ApiError::PayloadTooLarge(BODY_LIMIT)));
                 }
-                Ok::<_, Rejection>(())
-            },
-        )
+            }
+            Ok::<_, Rejection>(())
+        })
         .untuple_one()
         .and(warp::body::stream())
         .and_then(|body| async move { read_limited(body).await.map_err(warp::reject::custom) })
-        .and_then(
-            |bytes: BytesMut| async move { parse_json::<T>(&bytes).map_err(warp::reject::custom) },
-        )
+        .and_then(|bytes: BytesMut| async move { parse_json::<T>(&bytes).map_err(warp::reject::custom) })
 }
 
 fn check_content_type(content_type: Option<&str>) -> Result<(), Rejection> {
-    let essence = content_type
-        .unwrap_or("")
-        .split(';')
-        .next()
-        .unwrap_or("")
-        .trim();
+    let essence = content_type.unwrap_or("").split(';').next().unwrap_or("").trim();
     if essence.eq_ignore_ascii_case("application/json") {
         Ok(())
     } else {
-        Err(warp::reject::custom(ApiError::UnsupportedMediaType(
-            format!(
-                "expected Content-Type: application/json, got {:?}",
-                content_type.unwrap_or("none")
-            ),
-        )))
+        Err(warp::reject::custom(ApiError::UnsupportedMediaType(format!(
+            "expected Content-Type: application/json, got {:?}",
+            content_type.unwrap_or("none")
+        ))))
     }
 }
 
@@ -78,8 +66,7 @@ where
     let mut body = std::pin::pin!(body);
     let mut out = BytesMut::new();
     while let Some(chunk) = body.next().await {
-        let chunk = chunk
-            .map_err(|e| ApiError::BadRequest(format!("could not read the request body: {e}")))?;
+        let chunk = chunk.map_err(|e| ApiError::BadRequest(format!("could not read the request body: {e}")))?;
         if out.len() + chunk.remaining() > BODY_LIMIT {
             return Err(ApiError::PayloadTooLarge(BODY_LIMIT));
         }
@@ -111,12 +98,8 @@ mod tests {
         invite_code: String,
     }
 
-    fn route()
-    -> impl Filter<Extract = (impl warp::Reply,), Error = std::convert::Infallible> + Clone {
-        warp::post()
-            .and(json_body::<Login>())
-            .map(|l: Login| warp::reply::json(&l))
-            .recover(recover)
+    fn route() -> impl Filter<Extract = (impl warp::Reply,), Error = std::convert::Infallible> + Clone {
+        warp::post().and(json_body::<Login>()).map(|l: Login| warp::reply::json(&l)).recover(recover)
     }
 
     async fn send(content_type: Option<&str>, body: Vec<u8>) -> (u16, serde_json::Value) {
@@ -131,11 +114,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_valid_json_body_is_parsed() {
-        let (status, body) = send(
-            Some("application/json; charset=utf-8"),
-            br#"{"inviteCode":"x"}"#.to_vec(),
-        )
-        .await;
+        let (status, body) = send(Some("application/json; charset=utf-8"), br#"{"inviteCode":"x"}"#.to_vec()).await;
         assert_eq!(status, 200);
         assert_eq!(body["inviteCode"], "x");
     }
@@ -146,28 +125,15 @@ mod tests {
         assert_eq!(status, 400);
         assert_eq!(body["error"], "bad_request");
         let message = body["message"].as_str().unwrap_or_default();
-        assert!(
-            message.contains("malformed JSON") && message.contains("line 1 column"),
-            "{message}"
-        );
+        assert!(message.contains("malformed JSON") && message.contains("line 1 column"), "{message}");
     }
 
     #[tokio::test]
     async fn wrong_types_and_unknown_fields_are_400() {
         let (status, body) = send(Some("application/json"), br#"{"inviteCode": 5}"#.to_vec()).await;
         assert_eq!(status, 400);
-        assert!(
-            body["message"]
-                .as_str()
-                .unwrap_or_default()
-                .contains("invalid type"),
-            "{body}"
-        );
-        let (status, _) = send(
-            Some("application/json"),
-            br#"{"inviteCode":"x","admin":true}"#.to_vec(),
-        )
-        .await;
+        assert!(body["message"].as_str().unwrap_or_default().contains("invalid type"), "{body}");
+        let (status, _) = send(Some("application/json"), br#"{"inviteCode":"x","admin":true}"#.to_vec()).await;
         assert_eq!(status, 400);
     }
 

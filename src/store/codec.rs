@@ -21,10 +21,7 @@ pub enum CodecError {
 
 pub fn encode<T: Serialize>(value: &T) -> Result<Vec<u8>, CodecError> {
     let mut out = vec![SCHEMA_VERSION];
-    out.extend(bincode::serde::encode_to_vec(
-        value,
-        bincode::config::standard(),
-    )?);
+    out.extend(bincode::serde::encode_to_vec(value, bincode::config::standard())?);
     Ok(out)
 }
 
@@ -59,9 +56,6 @@ mod tests {
     #[test]
     fn unknown_versions_and_empty_records_are_errors() {
         assert!(matches!(decode::<u64>(&[]), Err(CodecError::Empty)));
-        assert!(matches!(
-            decode::<u64>(&[9, 1]),
-            Err(CodecError::UnknownVersion(9))
-        ));
+        assert!(matches!(decode::<u64>(&[9, 1]), Err(CodecError::UnknownVersion(9))));
     }
 }

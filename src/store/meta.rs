@@ -28,16 +28,8 @@ impl Store {
                     None => None,
                 };
                 let record = match previous {
-                    Some(p) => BootRecord {
-                        boots: p.boots + 1,
-                        last_boot_at: now_unix,
-                        ..p
-                    },
-                    None => BootRecord {
-                        boots: 1,
-                        first_boot_at: now_unix,
-                        last_boot_at: now_unix,
-                    },
+                    Some(p) => BootRecord { boots: p.boots + 1, last_boot_at: now_unix, ..p },
+                    None => BootRecord { boots: 1, first_boot_at: now_unix, last_boot_at: now_unix },
                 };
                 table.insert(BOOT_KEY, codec::encode(&record)?.as_slice())?;
                 record

@@ -21,10 +21,7 @@ pub enum StoreError {
     #[error("{} is already in use by another gtms process", .0.display())]
     AlreadyInUse(PathBuf),
     #[error("cannot open database {}: {source}", path.display())]
-    Open {
-        path: PathBuf,
-        source: redb::DatabaseError,
-    },
+    Open { path: PathBuf, source: redb::DatabaseError },
     #[error("database: {0}")]
     Db(#[from] redb::Error),
     #[error("record encoding: {0}")]
@@ -36,13 +33,7 @@ pub enum StoreError {
 macro_rules! from_redb {
     ($($t:ty),*) => { $( impl From<$t> for StoreError { fn from(e: $t) -> Self { StoreError::Db(e.into()) } } )* };
 }
-from_redb!(
-    redb::TransactionError,
-    redb::TableError,
-    redb::StorageError,
-    redb::CommitError,
-    redb::DatabaseError
-);
+from_redb!(redb::TransactionError, redb::TableError, redb::StorageError, redb::CommitError, redb::DatabaseError);
 
 /// Cheap to clone; all clones share one open database.
 #[derive(Clone)]
@@ -57,15 +48,9 @@ impl Store {
     pub fn open(path: &Path) -> Result<Self, StoreError> {
         let db = Database::create(path).map_err(|source| match source {
             redb::DatabaseError::DatabaseAlreadyOpen => StoreError::AlreadyInUse(path.to_owned()),
-            source => StoreError::Open {
-                path: path.to_owned(),
-                source,
-            },
+            source => StoreError::Open { path: path.to_owned(), source },
         })?;
-        let store = Self {
-            db: Arc::new(db),
-            path: path.to_owned(),
-        };
+        let store = Self { db: Arc::new(db), path: path.to_owned() };
         store.create_tables()?;
         Ok(store)
     }

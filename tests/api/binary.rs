@@ -6,17 +6,9 @@ use std::time::{Duration, Instant};
 use crate::helpers::{Binary, gtms};
 
 fn run(args: &[&str]) -> (i32, String, String) {
-    let out = gtms()
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run gtms");
+    let out = gtms().args(args).stdin(Stdio::null()).output().expect("run gtms");
     let text = |b: Vec<u8>| String::from_utf8_lossy(&b).into_owned();
-    (
-        out.status.code().unwrap_or(-1),
-        text(out.stdout),
-        text(out.stderr),
-    )
+    (out.status.code().unwrap_or(-1), text(out.stdout), text(out.stderr))
 }
 
 #[tokio::test]
@@ -24,9 +16,7 @@ async fn sigterm_exits_zero_and_a_restart_sees_the_data_written_before() {
     let dir = tempfile::tempdir().expect("dir");
     let data = dir.path().join("gtms.redb");
     let first = Binary::serve(&data, &[]);
-    let res = reqwest::get(format!("{}/api/health", first.base))
-        .await
-        .expect("health");
+    let res = reqwest::get(format!("{}/api/health", first.base)).await.expect("health");
     assert_eq!(res.status(), 200);
     let (_, status_out, _) = run(&["status", "--data", data.to_str().expect("utf8")]);
     assert!(status_out.contains("started 1 times"), "{status_out}");
@@ -35,10 +25,7 @@ async fn sigterm_exits_zero_and_a_restart_sees_the_data_written_before() {
 
     assert_eq!(code, Some(0), "{log}");
     assert!(log.contains("stopped"), "{log}");
-    assert!(
-        !dir.path().join("gtms.redb.sock").exists(),
-        "the admin socket is removed on exit"
-    );
+    assert!(!dir.path().join("gtms.redb.sock").exists(), "the admin socket is removed on exit");
     let second = Binary::serve(&data, &[]);
     let (code, status_out, err) = run(&["status", "--data", data.to_str().expect("utf8")]);
     assert_eq!(code, 0, "{err}");
@@ -55,19 +42,10 @@ fn a_second_process_on_the_same_data_file_is_refused_at_once() {
     let _running = Binary::serve(&data, &[]);
 
     let started = Instant::now();
-    let (code, _, err) = run(&[
-        "serve",
-        "--listen",
-        "127.0.0.1:0",
-        "--data",
-        data.to_str().expect("utf8"),
-    ]);
+    let (code, _, err) = run(&["serve", "--listen", "127.0.0.1:0", "--data", data.to_str().expect("utf8")]);
 
     assert_eq!(code, 1);
-    assert!(
-        err.contains("already in use by another gtms process"),
-        "{err}"
-    );
+    assert!(err.contains("already in use by another gtms process"), "{err}");
     assert!(started.elapsed() < Duration::from_secs(20), "must not hang");
 }
 
@@ -77,10 +55,7 @@ fn the_admin_socket_is_private_to_the_owner() {
     let dir = tempfile::tempdir().expect("dir");
     let data = dir.path().join("gtms.redb");
     let _running = Binary::serve(&data, &[]);
-    let mode = std::fs::metadata(dir.path().join("gtms.redb.sock"))
-        .expect("socket")
-        .permissions()
-        .mode();
+    let mode = std::fs::metadata(dir.path().join("gtms.redb.sock")).expect("socket").permissions().mode();
     assert_eq!(mode & 0o777, 0o600);
 }
 
@@ -90,19 +65,12 @@ fn status_without_a_running_server_says_so() {
     let data = dir.path().join("gtms.redb");
     let (code, _, err) = run(&["status", "--data", data.to_str().expect("utf8")]);
     assert_eq!(code, 1);
-    assert_eq!(
-        err.trim(),
-        "gtms: no gtms server is running on this data file"
-    );
+    assert_eq!(err.trim(), "gtms: no gtms server is running on this data file");
 }
 
 #[test]
 fn unknown_flags_and_bad_values_exit_nonzero_with_one_line() {
-    for args in [
-        &["serve", "--bogus"][..],
-        &["serve", "--listen"],
-        &["frobnicate"],
-    ] {
+    for args in [&["serve", "--bogus"][..], &["serve", "--listen"], &["frobnicate"]] {
         let (code, _, err) = run(args);
         assert_eq!(code, 2, "{args:?}");
         assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
@@ -137,10 +105,7 @@ fn config_file_errors_are_clear() {
 
     let (code, _, err) = run(&["serve", "--data", "/nonexistent-dir/x/gtms.redb"]);
     assert_eq!(code, 1);
-    assert!(
-        err.contains("data directory") && err.contains("not writable"),
-        "{err}"
-    );
+    assert!(err.contains("data directory") && err.contains("not writable"), "{err}");
 }
 
 #[test]
@@ -150,13 +115,7 @@ fn environment_overrides_the_file_and_flags_override_the_environment() {
     std::fs::write(&file, "listen = \"not-an-address\"\n").expect("write");
     // The file's bad value is overridden by the environment's, which the flag overrides again.
     let out = gtms()
-        .args([
-            "serve",
-            "--config",
-            file.to_str().expect("utf8"),
-            "--listen",
-            "also-bad",
-        ])
+        .args(["serve", "--config", file.to_str().expect("utf8"), "--listen", "also-bad"])
         .env("GTMS_LISTEN", "127.0.0.1:0")
         .output()
         .expect("run");

@@ -21,12 +21,7 @@ async fn health_reports_the_design_shape_with_a_request_id() {
 #[tokio::test]
 async fn health_answers_head_requests() {
     let app = spawn_app().await;
-    let res = app
-        .client
-        .head(app.url("/api/health"))
-        .send()
-        .await
-        .expect("head");
+    let res = app.client.head(app.url("/api/health")).send().await.expect("head");
     assert_eq!(res.status(), 200);
     app.stop().await;
 }

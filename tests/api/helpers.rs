@@ -24,11 +24,7 @@ impl TestApp {
     }
 
     pub async fn get(&self, path: &str) -> reqwest::Response {
-        self.client
-            .get(self.url(path))
-            .send()
-            .await
-            .expect("request failed")
+        self.client.get(self.url(path)).send().await.expect("request failed")
     }
 
     pub async fn stop(mut self) {
@@ -45,23 +41,15 @@ pub async fn spawn_app() -> TestApp {
 /// Starts the app with test defaults, after `adjust` has changed the config layer.
 pub async fn spawn_app_with(adjust: impl FnOnce(&mut Layer)) -> TestApp {
     let dir = tempfile::tempdir().expect("temp dir");
-    let mut layer = Layer {
-        listen: Some("127.0.0.1:0".into()),
-        data: Some(dir.path().join("gtms.redb")),
-        ..Layer::default()
-    };
+    let mut layer =
+        Layer { listen: Some("127.0.0.1:0".into()), data: Some(dir.path().join("gtms.redb")), ..Layer::default() };
     adjust(&mut layer);
     let https = layer.tls_cert.is_some();
     let config = layer.validate().expect("valid test config");
     let app = app::start(config).await.expect("app starts");
     let scheme = if https { "https" } else { "http" };
     let base = format!("{scheme}://{}", app.addr);
-    TestApp {
-        base,
-        client: reqwest::Client::new(),
-        _dir: dir,
-        app: Some(app),
-    }
+    TestApp { base, client: reqwest::Client::new(), _dir: dir, app: Some(app) }
 }
 
 /// The compiled `gtms` binary, running.
@@ -120,10 +108,7 @@ impl Binary {
     /// Sends SIGTERM and returns the exit code.
     pub fn terminate(mut self) -> (Option<i32>, String) {
         let pid = self.child.id().to_string();
-        let status = Command::new("kill")
-            .args(["-TERM", &pid])
-            .status()
-            .expect("kill");
+        let status = Command::new("kill").args(["-TERM", &pid]).status().expect("kill");
         assert!(status.success());
         let code = self.child.wait().expect("wait").code();
         std::thread::sleep(Duration::from_millis(50));

@@ -2,7 +2,10 @@
 //! over HTTP. One module per feature area.
 
 mod binary;
+mod company_files;
 mod envelope;
+mod export;
 mod health;
 mod helpers;
+mod ingest;
 mod tls;

@@ -11,23 +11,8 @@ async fn https_serves_health_with_a_self_signed_certificate() {
     let certs = tempfile::tempdir().expect("dir");
     let (cert, key) = (certs.path().join("cert.pem"), certs.path().join("key.pem"));
     let status = Command::new("openssl")
-        .args([
-            "req",
-            "-x509",
-            "-newkey",
-            "ec",
-            "-pkeyopt",
-            "ec_paramgen_curve:prime256v1",
-            "-nodes",
-            "-days",
-            "1",
-        ])
-        .args([
-            "-subj",
-            "/CN=localhost",
-            "-addext",
-            "subjectAltName=IP:127.0.0.1,DNS:localhost",
-        ])
+        .args(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1"])
+        .args(["-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"])
         .args(["-addext", "basicConstraints=critical,CA:FALSE"])
         .arg("-keyout")
         .arg(&key)
@@ -44,24 +29,14 @@ async fn https_serves_health_with_a_self_signed_certificate() {
     })
     .await;
     let root = reqwest::Certificate::from_pem(&std::fs::read(&cert).expect("cert")).expect("pem");
-    let client = reqwest::Client::builder()
-        .add_root_certificate(root)
-        .build()
-        .expect("client");
+    let client = reqwest::Client::builder().add_root_certificate(root).build().expect("client");
 
-    let res = client
-        .get(app.url("/api/health"))
-        .send()
-        .await
-        .expect("https request");
+    let res = client.get(app.url("/api/health")).send().await.expect("https request");
 
     assert!(app.base.starts_with("https://"));
     assert_eq!(res.status(), 200);
     let plain = reqwest::get(app.url("/api/health").replace("https://", "http://")).await;
-    assert!(
-        plain.is_err() || plain.is_ok_and(|r| r.status() != 200),
-        "plain HTTP must not be served"
-    );
+    assert!(plain.is_err() || plain.is_ok_and(|r| r.status() != 200), "plain HTTP must not be served");
     app.stop().await;
 }
 

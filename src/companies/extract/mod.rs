@@ -24,7 +24,5 @@ pub struct ExtractReport {
 /// Runs the whole extraction from `from` (the shared data directory) into `out` (a seed dir).
 pub fn run(from: &Path, out: &Path, show_progress: bool) -> Result<ExtractReport, ExtractError> {
     let _ = (from, out, show_progress);
-    Err(ExtractError::Io(std::io::Error::other(
-        "edgar-extract is being built",
-    )))
+    Err(ExtractError::Io(std::io::Error::other("edgar-extract is being built")))
 }

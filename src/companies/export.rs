@@ -1,0 +1,27 @@
+//! `gtms export-static DIR`: writes the embedded keyless files exactly as the binary serves
+//! them, each with its `.gz` and `.br` siblings, so nginx (`gzip_static`, `brotli_static`) or a
+//! CDN can serve the same bytes at internet scale.
+
+use std::path::Path;
+
+use super::assets::AssetTable;
+
+pub fn export_static(dir: &Path) -> std::io::Result<usize> {
+    let table = AssetTable::embedded();
+    for url_path in table.paths() {
+        let Some(file) = table.get(url_path) else { continue };
+        let target = dir.join(url_path.trim_start_matches('/'));
+        if let Some(parent) = target.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        std::fs::write(&target, &file.identity)?;
+        let sibling = |ext: &str| format!("{}.{ext}", target.display());
+        if let Some(gz) = &file.gzip {
+            std::fs::write(sibling("gz"), gz)?;
+        }
+        if let Some(br) = &file.brotli {
+            std::fs::write(sibling("br"), br)?;
+        }
+    }
+    Ok(table.len())
+}

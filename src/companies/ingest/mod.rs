@@ -1,0 +1,150 @@
+//! `gtms ingest`: turns the seed extract into the keyless company files of DESIGN.md,
+//! precompressed (`.gz`, `.br` siblings), into `assets/public/` for rust-embed, plus the
+//! internal registry in `assets/internal/`. Pure and deterministic: the same seed and base
+//! URL give byte-identical files (no clocks; `generated_at` is the newest filing date).
+
+mod cards;
+mod compress;
+mod indexes;
+mod texts;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use super::card::Card;
+use super::seed::{self, SeedCompany};
+
+pub use cards::last_modified;
+pub use compress::{brotli, gzip};
+
+/// Where ingest writes, relative to the output root.
+pub const PUBLIC_DIR: &str = "public";
+pub const INTERNAL_DIR: &str = "internal";
+pub const REGISTRY_FILE: &str = "registry.json";
+
+#[derive(Debug, thiserror::Error)]
+pub enum IngestError {
+    #[error(transparent)]
+    Seed(#[from] seed::SeedError),
+    #[error("{path}: {source}")]
+    Io { path: PathBuf, source: std::io::Error },
+    #[error("encoding {0}: {1}")]
+    Json(String, serde_json::Error),
+}
+
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct IngestReport {
+    pub tracked: usize,
+    pub with_page: usize,
+    pub statements: usize,
+    pub executives: usize,
+    pub subsidiaries: usize,
+    pub domains: usize,
+    pub files: usize,
+}
+
+/// Every generated file: public URL path (without the leading `/`) to bytes.
+pub struct Generated {
+    pub public: BTreeMap<String, Vec<u8>>,
+    pub registry: Vec<u8>,
+    pub report: IngestReport,
+}
+
+fn to_json<T: serde::Serialize>(what: &str, value: &T) -> Result<Vec<u8>, IngestError> {
+    serde_json::to_vec(value).map_err(|e| IngestError::Json(what.to_owned(), e))
+}
+
+/// Builds every file in memory from the seed rows.
+pub fn build(companies: &[SeedCompany], base_url: &str) -> Result<Generated, IngestError> {
+    let base = base_url.trim_end_matches('/');
+    let slugs = cards::assign_slugs(companies);
+    let mut page_cards: Vec<Card> =
+        companies.iter().filter_map(|c| slugs.get(&c.cik).map(|slug| cards::build_card(c, slug, base))).collect();
+    page_cards.sort_by(|a, b| a.slug.cmp(&b.slug));
+    let generated_at = page_cards.iter().filter_map(cards::last_modified).max().unwrap_or("1970-01-01").to_owned();
+
+    let mut public = BTreeMap::new();
+    let mut sitemap = vec![("/company/data/index.json".to_owned(), generated_at.clone())];
+    for card in &page_cards {
+        let path = format!("company/data/{}.json", card.slug);
+        public.insert(path.clone(), to_json(&path, card)?);
+        sitemap.push((format!("/{path}"), cards::last_modified(card).unwrap_or(&generated_at).to_owned()));
+    }
+    let tracked = companies.len();
+    public.insert(
+        "company/data/index.json".into(),
+        to_json("index", &indexes::index_json(&generated_at, tracked, &page_cards))?,
+    );
+    public.insert("company/search-index.json".into(), to_json("search index", &indexes::search_index(&page_cards))?);
+    public.insert("company/quotes.json".into(), to_json("quotes", &indexes::quotes(&page_cards))?);
+    public.insert("company/_slugmap.json".into(), to_json("slugmap", &indexes::slugmap(companies, &slugs))?);
+    public.insert("company/llms.txt".into(), texts::company_llms(base, tracked, &page_cards).into_bytes());
+    public.insert("llms.txt".into(), texts::root_llms(base, tracked, page_cards.len()).into_bytes());
+    for extra in [
+        "/company/search-index.json",
+        "/company/quotes.json",
+        "/company/_slugmap.json",
+        "/company/llms.txt",
+        "/llms.txt",
+        "/mcp/guide",
+    ] {
+        sitemap.push((extra.to_owned(), generated_at.clone()));
+    }
+    sitemap.sort();
+    public.insert("sitemap.xml".into(), texts::sitemap(base, &sitemap).into_bytes());
+
+    let report = IngestReport {
+        tracked,
+        with_page: page_cards.len(),
+        statements: page_cards.iter().map(|c| c.why_now.len()).sum(),
+        executives: page_cards.iter().map(|c| c.executives.len()).sum(),
+        subsidiaries: page_cards.iter().map(|c| c.family.subsidiaries.len()).sum(),
+        domains: companies.iter().filter(|c| c.domain.is_some()).count(),
+        files: public.len(),
+    };
+    let registry = to_json("registry", &indexes::registry(companies, &slugs))?;
+    Ok(Generated { public, registry, report })
+}
+
+/// Reads `seed_dir/companies.jsonl` and writes every file (with `.gz`/`.br`) under `out_dir`,
+/// replacing what was there.
+pub fn run(seed_dir: &Path, out_dir: &Path, base_url: &str) -> Result<IngestReport, IngestError> {
+    let path = seed_dir.join(seed::COMPANIES_FILE);
+    let file = std::fs::File::open(&path).map_err(|source| IngestError::Io { path: path.clone(), source })?;
+    let companies = seed::read_companies(std::io::BufReader::new(file))?;
+    let generated = build(&companies, base_url)?;
+    let staging = out_dir.with_extension("staging");
+    let io = |path: &Path| {
+        let path = path.to_owned();
+        move |source| IngestError::Io { path, source }
+    };
+    if staging.exists() {
+        std::fs::remove_dir_all(&staging).map_err(io(&staging))?;
+    }
+    write_tree(&staging.join(PUBLIC_DIR), &generated.public, true)?;
+    let internal = BTreeMap::from([(REGISTRY_FILE.to_owned(), generated.registry)]);
+    write_tree(&staging.join(INTERNAL_DIR), &internal, false)?;
+    if out_dir.exists() {
+        std::fs::remove_dir_all(out_dir).map_err(io(out_dir))?;
+    }
+    std::fs::rename(&staging, out_dir).map_err(io(out_dir))?;
+    Ok(generated.report)
+}
+
+/// Writes `files` under `root`, each with `.gz` and `.br` siblings when `compress`.
+pub fn write_tree(root: &Path, files: &BTreeMap<String, Vec<u8>>, compress: bool) -> Result<(), IngestError> {
+    for (rel, bytes) in files {
+        let path = root.join(rel);
+        let io = |source| IngestError::Io { path: path.clone(), source };
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(io)?;
+        }
+        std::fs::write(&path, bytes).map_err(io)?;
+        if compress {
+            let sibling = |ext: &str| PathBuf::from(format!("{}.{ext}", path.display()));
+            std::fs::write(sibling("gz"), gzip(bytes).map_err(io)?).map_err(io)?;
+            std::fs::write(sibling("br"), brotli(bytes).map_err(io)?).map_err(io)?;
+        }
+    }
+    Ok(())
+}

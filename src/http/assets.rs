@@ -1,0 +1,137 @@
+//! Serving the embedded keyless files: exact-path lookup in the asset table (so no request
+//! can name anything outside it), `Accept-Encoding` negotiation (br, gzip, identity), strong
+//! per-encoding ETags with `If-None-Match` -> 304, `Cache-Control`, and HEAD. This runs in the
+//! accept loop ahead of warp: it is the hottest path of the appliance.
+
+use bytes::Bytes;
+use http_body_util::Full;
+use hyper::header::{self, HeaderMap, HeaderValue};
+use hyper::{Method, Response, StatusCode};
+
+use crate::companies::assets::{AssetTable, StaticFile};
+use crate::domain::Slug;
+
+pub const CACHE_CONTROL: &str = "public, max-age=3600";
+
+/// True for paths this module answers (the keyless namespace).
+pub fn owns(path: &str) -> bool {
+    path.starts_with("/company/") || path == "/llms.txt" || path == "/sitemap.xml"
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Encoding {
+    Brotli,
+    Gzip,
+    Identity,
+}
+
+/// Answers a request for a path in the keyless namespace.
+pub fn respond(table: &AssetTable, method: &Method, path: &str, headers: &HeaderMap) -> Response<Full<Bytes>> {
+    if method != Method::GET && method != Method::HEAD {
+        return error(StatusCode::METHOD_NOT_ALLOWED, "the company files accept GET and HEAD only");
+    }
+    let Some(file) = table.get(path) else {
+        return error(StatusCode::NOT_FOUND, not_found_message(path));
+    };
+    let accept = headers.get(header::ACCEPT_ENCODING).and_then(|v| v.to_str().ok()).unwrap_or("");
+    let (encoding, body) = choose(file, accept);
+    let etag = match encoding {
+        Encoding::Brotli => format!("\"{}-br\"", file.hash),
+        Encoding::Gzip => format!("\"{}-gz\"", file.hash),
+        Encoding::Identity => format!("\"{}\"", file.hash),
+    };
+    let not_modified = headers
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|inm| inm.split(',').any(|t| t.trim() == "*" || t.trim().trim_start_matches("W/") == etag));
+    let mut res = if not_modified {
+        let mut res = Response::new(Full::new(Bytes::new()));
+        *res.status_mut() = StatusCode::NOT_MODIFIED;
+        res
+    } else {
+        Response::new(Full::new(body))
+    };
+    let h = res.headers_mut();
+    h.insert(header::CONTENT_TYPE, HeaderValue::from_static(file.content_type));
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static(CACHE_CONTROL));
+    h.insert(header::VARY, HeaderValue::from_static("Accept-Encoding"));
+    if let Ok(v) = HeaderValue::from_str(&etag) {
+        h.insert(header::ETAG, v);
+    }
+    match encoding {
+        Encoding::Brotli => drop(h.insert(header::CONTENT_ENCODING, HeaderValue::from_static("br"))),
+        Encoding::Gzip => drop(h.insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"))),
+        Encoding::Identity => {}
+    }
+    res
+}
+
+fn not_found_message(path: &str) -> &'static str {
+    match path.strip_prefix("/company/data/").and_then(|rest| rest.strip_suffix(".json")) {
+        Some(slug) if Slug::parse(slug).is_ok() => "no company with that slug",
+        Some(_) => "not a company slug (lowercase letters, digits and single dashes, at most 80 characters)",
+        None => "no such file",
+    }
+}
+
+/// Picks the best encoding the client accepts and the file has: br, then gzip, then identity.
+fn choose(file: &StaticFile, accept: &str) -> (Encoding, Bytes) {
+    let accepts = |name: &str| {
+        accept.split(',').any(|part| {
+            let mut it = part.split(';');
+            let token = it.next().unwrap_or("").trim();
+            let q =
+                it.find_map(|p| p.trim().strip_prefix("q=").and_then(|q| q.trim().parse::<f32>().ok())).unwrap_or(1.0);
+            (token.eq_ignore_ascii_case(name) || token == "*") && q > 0.0
+        })
+    };
+    if let Some(br) = &file.brotli
+        && accepts("br")
+    {
+        return (Encoding::Brotli, br.clone());
+    }
+    if let Some(gz) = &file.gzip
+        && accepts("gzip")
+    {
+        return (Encoding::Gzip, gz.clone());
+    }
+    (Encoding::Identity, file.identity.clone())
+}
+
+fn error(status: StatusCode, message: &str) -> Response<Full<Bytes>> {
+    let body =
+        serde_json::json!({ "error": super::error::error_code(status), "message": message, "status": status.as_u16() });
+    let mut res = Response::new(Full::new(Bytes::from(body.to_string())));
+    *res.status_mut() = status;
+    res.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    if status == StatusCode::METHOD_NOT_ALLOWED {
+        res.headers_mut().insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
+    }
+    res
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file() -> StaticFile {
+        StaticFile {
+            content_type: "application/json",
+            identity: Bytes::from_static(b"{}"),
+            gzip: Some(Bytes::from_static(b"gz")),
+            brotli: Some(Bytes::from_static(b"br")),
+            hash: "abc".into(),
+        }
+    }
+
+    #[test]
+    fn encodings_are_negotiated_by_preference_and_q_values() {
+        let f = file();
+        assert_eq!(choose(&f, "gzip, deflate, br").0, Encoding::Brotli);
+        assert_eq!(choose(&f, "gzip").0, Encoding::Gzip);
+        assert_eq!(choose(&f, "br;q=0, gzip;q=0.5").0, Encoding::Gzip);
+        assert_eq!(choose(&f, "").0, Encoding::Identity);
+        assert_eq!(choose(&f, "identity").0, Encoding::Identity);
+        assert_eq!(choose(&f, "*").0, Encoding::Brotli);
+    }
+}
