@@ -23,6 +23,8 @@ pub enum AppError {
     Tls(#[from] tls::TlsError),
     #[error("cannot create the admin socket {path}: {source}")]
     AdminSocket { path: String, source: std::io::Error },
+    #[error(transparent)]
+    Directory(#[from] crate::companies::directory::DirectoryError),
     #[error("the server task failed: {0}")]
     Task(#[from] tokio::task::JoinError),
 }
@@ -73,10 +75,11 @@ pub async fn start(config: Config) -> Result<RunningApp, AppError> {
         %addr, mode = config.mode.as_str(), data = %config.data.display(), boots = boot.boots,
         "gtms {} listening on {scheme}://{addr}", crate::state::VERSION
     );
-    let state = AppState::new(config, store);
+    let state = AppState::new(config, store)?;
     let shutdown = CancellationToken::new();
     let tasks = TaskTracker::new();
     tasks.spawn(admin::server::run(state.clone(), admin_listener, socket, shutdown.clone()));
+    tasks.spawn(flush_key_usage(state.clone(), shutdown.clone()));
 
     let router = server::Router::new(warp::service(http::routes(state.clone())), state.assets().clone());
     let token = shutdown.clone();
@@ -87,6 +90,25 @@ pub async fn start(config: Config) -> Result<RunningApp, AppError> {
         tracing::info!("stopped");
     });
     Ok(RunningApp { addr, state, shutdown, handle })
+}
+
+/// How often counted API-key usage is rolled up into redb.
+const USAGE_FLUSH_EVERY: std::time::Duration = std::time::Duration::from_secs(15);
+
+/// Rolls API-key usage into redb periodically, and once more at shutdown.
+async fn flush_key_usage(state: AppState, shutdown: CancellationToken) {
+    loop {
+        let stop = tokio::select! {
+            _ = tokio::time::sleep(USAGE_FLUSH_EVERY) => false,
+            _ = shutdown.cancelled() => true,
+        };
+        if let Err(e) = state.api_keys().flush_usage().await {
+            tracing::warn!(error = %e, "could not roll up API key usage; will retry");
+        }
+        if stop {
+            break;
+        }
+    }
 }
 
 /// Runs until SIGINT or SIGTERM, then shuts down gracefully.

@@ -29,6 +29,13 @@ enum Command {
     Serve(ServeArgs),
     /// Print the running server's health, version and uptime.
     Status(DataArgs),
+    /// Manage API keys of /v1/enrich and MCP (works with the server running or stopped).
+    Keys {
+        #[command(flatten)]
+        data: DataArgs,
+        #[command(subcommand)]
+        action: KeysAction,
+    },
     /// Build the receipted company extract (seed/companies.jsonl) from EDGAR documents.
     /// Turn seed/companies.jsonl into the keyless company files (embedded at the next build).
     Ingest {
@@ -55,6 +62,25 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
     },
+}
+
+#[derive(Debug, Subcommand)]
+enum KeysAction {
+    /// Issue a key for a tenant and print it once.
+    Create {
+        #[arg(long)]
+        tenant: String,
+        #[arg(long, default_value = "")]
+        name: String,
+    },
+    /// List keys with usage.
+    List {
+        /// Print JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Revoke a key by its id.
+    Revoke { id: String },
 }
 
 /// Where the data lives; shared by every command that touches it.
@@ -158,6 +184,20 @@ fn run(cli: Cli) -> Result<(), String> {
             let reply = runtime()?.block_on(admin_command(&config, AdminRequest::Status, false))?;
             print_reply(reply)
         }
+        Command::Keys { data, action } => {
+            let config = load_config(data.config.as_ref(), data.layer()).map_err(|e| e.to_string())?;
+            let (request, json) = match action {
+                KeysAction::Create { tenant, name } => (AdminRequest::KeysCreate { tenant, name }, false),
+                KeysAction::List { json } => (AdminRequest::KeysList, json),
+                KeysAction::Revoke { id } => (AdminRequest::KeysRevoke { id }, false),
+            };
+            let reply = runtime()?.block_on(admin_command(&config, request, true))?;
+            if json && reply.ok {
+                println!("{}", reply.data);
+                return Ok(());
+            }
+            print_reply(reply)
+        }
         Command::Ingest { seed, out, base_url } => {
             let started = std::time::Instant::now();
             let r = companies::ingest::run(&seed, &out, &base_url).map_err(|e| e.to_string())?;
@@ -196,7 +236,7 @@ async fn admin_command(config: &Config, request: AdminRequest, offline: bool) ->
         Ok(reply) => Ok(reply),
         Err(admin::client::ClientError::NotRunning) if offline => {
             let store = Store::open(&config.data).map_err(|e| e.to_string())?;
-            let state = AppState::new(config.clone(), store);
+            let state = AppState::new(config.clone(), store).map_err(|e| e.to_string())?;
             Ok(admin::execute(&state, request).await)
         }
         Err(e) => Err(e.to_string()),

@@ -8,6 +8,8 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+use crate::auth::secrets::HashCost;
+
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
     #[error("cannot read config file {path}: {source}")]
@@ -77,6 +79,9 @@ pub struct Config {
     /// Forces the `Secure` cookie attribute even without TLS (behind a TLS-terminating proxy).
     pub secure_cookies: bool,
     pub jwt_secret: Option<Secret>,
+    pub hash_cost: HashCost,
+    /// Requests per minute per API key on `/v1/enrich`.
+    pub enrich_rate_limit: u64,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -98,6 +103,9 @@ pub struct Layer {
     pub tls_key: Option<PathBuf>,
     pub secure_cookies: Option<bool>,
     pub jwt_secret: Option<Secret>,
+    pub argon2_memory_kib: Option<u32>,
+    pub argon2_iterations: Option<u32>,
+    pub enrich_rate_limit: Option<u64>,
 }
 
 macro_rules! merge_fields {
@@ -147,6 +155,9 @@ impl Layer {
             tls_key: path("GTMS_TLS_KEY"),
             secure_cookies,
             jwt_secret: get("GTMS_JWT_SECRET").map(Secret::new),
+            argon2_memory_kib: number(&get, "GTMS_ARGON2_MEMORY_KIB")?,
+            argon2_iterations: number(&get, "GTMS_ARGON2_ITERATIONS")?,
+            enrich_rate_limit: number(&get, "GTMS_ENRICH_RATE_LIMIT")?,
         })
     }
 
@@ -184,7 +195,24 @@ impl Layer {
         {
             return Err(invalid("jwt_secret", "must be at least 32 characters"));
         }
+        let default_cost = HashCost::default();
+        let hash_cost = HashCost {
+            memory_kib: self.argon2_memory_kib.unwrap_or(default_cost.memory_kib),
+            iterations: self.argon2_iterations.unwrap_or(default_cost.iterations),
+        };
+        if hash_cost.memory_kib < 8 || hash_cost.iterations < 1 {
+            return Err(invalid(
+                "argon2 cost",
+                "argon2_memory_kib must be at least 8 and argon2_iterations at least 1",
+            ));
+        }
+        let enrich_rate_limit = self.enrich_rate_limit.unwrap_or(600);
+        if enrich_rate_limit == 0 {
+            return Err(invalid("enrich_rate_limit", "must be at least 1 request per minute"));
+        }
         Ok(Config {
+            hash_cost,
+            enrich_rate_limit,
             listen,
             data,
             mode,
@@ -194,6 +222,16 @@ impl Layer {
             secure_cookies: self.secure_cookies.unwrap_or(false),
             jwt_secret: self.jwt_secret,
         })
+    }
+}
+
+fn number<T: std::str::FromStr>(
+    get: &impl Fn(&str) -> Option<String>,
+    name: &'static str,
+) -> Result<Option<T>, ConfigError> {
+    match get(name) {
+        None => Ok(None),
+        Some(v) => v.trim().parse().map(Some).map_err(|_| invalid(name, format!("{v:?} is not a whole number"))),
     }
 }
 

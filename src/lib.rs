@@ -22,11 +22,13 @@
 
 pub mod admin;
 pub mod app;
+pub mod auth;
 pub mod cli;
 pub mod companies;
 pub mod config;
 pub mod domain;
 pub mod http;
+pub mod limits;
 pub mod server;
 pub mod shutdown;
 pub mod state;

@@ -6,8 +6,12 @@ use std::time::Instant;
 
 use serde::Serialize;
 
+use crate::auth::keys::ApiKeys;
+use crate::auth::secrets::Hasher;
 use crate::companies::assets::AssetTable;
+use crate::companies::directory::{Directory, DirectoryError};
 use crate::config::{Config, Mode};
+use crate::limits::FixedWindow;
 use crate::store::Store;
 
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -21,6 +25,9 @@ struct Inner {
     config: Config,
     store: Store,
     assets: Arc<AssetTable>,
+    directory: Arc<Directory>,
+    api_keys: ApiKeys,
+    enrich_limiter: FixedWindow,
     started: Instant,
 }
 
@@ -36,10 +43,29 @@ pub struct Health {
 }
 
 impl AppState {
-    pub fn new(config: Config, store: Store) -> Self {
-        Self {
-            inner: Arc::new(Inner { config, store, assets: Arc::new(AssetTable::embedded()), started: Instant::now() }),
-        }
+    /// Builds the shared state; fails only if the embedded company data is unreadable.
+    pub fn new(config: Config, store: Store) -> Result<Self, DirectoryError> {
+        let assets = Arc::new(AssetTable::embedded());
+        let registry = crate::companies::assets::registry_json().unwrap_or_default();
+        let directory = Arc::new(Directory::build(&registry, &assets)?);
+        let api_keys = ApiKeys::new(store.clone(), Hasher::new(config.hash_cost));
+        let enrich_limiter = FixedWindow::new(config.enrich_rate_limit, 60);
+        let inner = Inner { config, store, assets, directory, api_keys, enrich_limiter, started: Instant::now() };
+        Ok(Self { inner: Arc::new(inner) })
+    }
+
+    /// Every tracked company, for lookups.
+    pub fn directory(&self) -> &Arc<Directory> {
+        &self.inner.directory
+    }
+
+    pub fn api_keys(&self) -> &ApiKeys {
+        &self.inner.api_keys
+    }
+
+    /// Per-key requests-per-minute limiter of `/v1/enrich`.
+    pub fn enrich_limiter(&self) -> &FixedWindow {
+        &self.inner.enrich_limiter
     }
 
     pub fn config(&self) -> &Config {

@@ -4,6 +4,7 @@
 //! the file itself. Both paths call the same `execute`, so a command behaves the same either way.
 
 pub mod client;
+mod keys;
 pub mod server;
 
 use std::path::{Path, PathBuf};
@@ -18,6 +19,12 @@ use crate::state::AppState;
 pub enum AdminRequest {
     /// Health, version, uptime and boot count of the running server.
     Status,
+    /// Issue an API key for a tenant; the reply carries the key, shown once.
+    KeysCreate { tenant: String, name: String },
+    /// Every API key with its usage (never the hash).
+    KeysList,
+    /// Revoke an API key by its public id.
+    KeysRevoke { id: String },
 }
 
 /// The answer: `ok`, a human line, and structured data for `--json` output and tests.
@@ -49,6 +56,9 @@ pub fn socket_path(data: &Path) -> PathBuf {
 pub async fn execute(state: &AppState, request: AdminRequest) -> AdminReply {
     match request {
         AdminRequest::Status => status(state).await,
+        AdminRequest::KeysCreate { tenant, name } => keys::create(state, &tenant, &name).await,
+        AdminRequest::KeysList => keys::list(state).await,
+        AdminRequest::KeysRevoke { id } => keys::revoke(state, &id).await,
     }
 }
 

@@ -4,6 +4,8 @@
 
 pub mod assets;
 pub mod card;
+pub mod directory;
+pub mod enrich;
 pub mod export;
 pub mod extract;
 pub mod ingest;

@@ -1,10 +1,15 @@
-//! Newtypes and rules that parse input once at the edge: receipts, signal kinds, slugs.
+//! Newtypes and rules that parse input once at the edge: receipts, signal kinds, slugs,
+//! tickers and domain names.
 //! Imports nothing of ours; knows nothing of HTTP or storage.
 
+mod domain_name;
 mod receipt;
 mod signal;
 mod slug;
+mod ticker;
 
+pub use domain_name::{DomainError, DomainName};
 pub use receipt::{Claim, Receipt, ReceiptError};
 pub use signal::SignalKind;
 pub use slug::{Slug, SlugError};
+pub use ticker::{Ticker, TickerError};

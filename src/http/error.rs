@@ -35,6 +35,9 @@ pub enum ApiError {
     Internal(String),
     #[error("{0}")]
     Unavailable(String),
+    /// 404 with its own machine code: the company is known but has no receipted signal.
+    #[error("the company is tracked but has no receipted signal")]
+    NoSignal,
 }
 
 impl warp::reject::Reject for ApiError {}
@@ -51,7 +54,7 @@ impl ApiError {
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
             ApiError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
-            ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::NotFound(_) | ApiError::NoSignal => StatusCode::NOT_FOUND,
             ApiError::Conflict(_) => StatusCode::CONFLICT,
             ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
@@ -66,7 +69,10 @@ impl ApiError {
         if let ApiError::Internal(cause) = self {
             tracing::error!(%cause, "internal error");
         }
-        let mut res = envelope(self.status(), &self.to_string());
+        let mut res = match self {
+            ApiError::NoSignal => envelope_with_code(self.status(), "no_signal", &self.to_string()),
+            _ => envelope(self.status(), &self.to_string()),
+        };
         if let ApiError::RateLimited { retry_after } = self {
             res.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(*retry_after));
         }
@@ -94,7 +100,11 @@ pub fn error_code(status: StatusCode) -> &'static str {
 
 /// Builds the error envelope for any status.
 pub fn envelope(status: StatusCode, message: &str) -> Response {
-    let body = serde_json::json!({ "error": error_code(status), "message": message, "status": status.as_u16() });
+    envelope_with_code(status, error_code(status), message)
+}
+
+fn envelope_with_code(status: StatusCode, code: &str, message: &str) -> Response {
+    let body = serde_json::json!({ "error": code, "message": message, "status": status.as_u16() });
     let mut res = Response::new(body.to_string().into());
     *res.status_mut() = status;
     res.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));

@@ -4,6 +4,7 @@
 //! method returns only after its transaction committed (redb's default immediate durability),
 //! so a caller may acknowledge the write. This module imports no face and no service.
 
+mod api_keys;
 mod codec;
 mod meta;
 mod tables;
@@ -13,6 +14,7 @@ use std::sync::Arc;
 
 use redb::Database;
 
+pub use api_keys::{ApiKeyRecord, UsageDelta};
 pub use codec::{CodecError, SCHEMA_VERSION};
 pub use meta::BootRecord;
 

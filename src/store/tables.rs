@@ -8,8 +8,16 @@ use super::StoreError;
 /// Server-wide singletons: boot record, generated secrets.
 pub const META: TableDefinition<&str, &[u8]> = TableDefinition::new("meta");
 
+/// API keys by public key id (`ApiKeyRecord`).
+pub const API_KEYS: TableDefinition<&str, &[u8]> = TableDefinition::new("api_keys");
+
+/// Requests per key per day: `"<key id>/<YYYY-MM-DD>"` -> count.
+pub const KEY_USAGE: TableDefinition<&str, u64> = TableDefinition::new("key_usage");
+
 /// Opens every table once so readers never meet a missing table.
 pub fn create_all(txn: &WriteTransaction) -> Result<(), StoreError> {
     txn.open_table(META)?;
+    txn.open_table(API_KEYS)?;
+    txn.open_table(KEY_USAGE)?;
     Ok(())
 }

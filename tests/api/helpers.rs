@@ -27,6 +27,16 @@ impl TestApp {
         self.client.get(self.url(path)).send().await.expect("request failed")
     }
 
+    pub fn state(&self) -> &gtms::state::AppState {
+        &self.app.as_ref().expect("running").state
+    }
+
+    /// Issues an API key in-process (as `gtms keys create` would).
+    pub async fn api_key(&self, tenant: &str) -> (String, String) {
+        let (key, summary) = self.state().api_keys().create(tenant, "test", 0).await.expect("create key");
+        (key, summary.id)
+    }
+
     pub async fn stop(mut self) {
         if let Some(app) = self.app.take() {
             app.stop().await.expect("clean stop");
@@ -71,6 +81,8 @@ impl Binary {
             .arg(data)
             .args(extra)
             .env("GTMS_LOG_FORMAT", "human")
+            .env("GTMS_ARGON2_MEMORY_KIB", "64")
+            .env("GTMS_ARGON2_ITERATIONS", "1")
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()

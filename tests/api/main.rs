@@ -3,9 +3,11 @@
 
 mod binary;
 mod company_files;
+mod enrich;
 mod envelope;
 mod export;
 mod health;
 mod helpers;
 mod ingest;
+mod keys_cli;
 mod tls;

@@ -1,0 +1,119 @@
+//! `Directory`: the in-memory company lookup every face shares, built once at start-up from
+//! the embedded cards and the internal registry — by slug, CIK, ticker (all share classes)
+//! and registrable domain.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use super::assets::AssetTable;
+use super::card::{Card, RegistryRow};
+use crate::domain::{DomainName, Ticker};
+
+/// One tracked company; `card` is present when it has a public page.
+#[derive(Debug, Clone)]
+pub struct Company {
+    pub row: RegistryRow,
+    pub card: Option<Arc<Card>>,
+}
+
+#[derive(Debug, Default)]
+pub struct Directory {
+    companies: Vec<Company>,
+    by_slug: HashMap<String, usize>,
+    by_cik: HashMap<String, usize>,
+    by_ticker: HashMap<String, usize>,
+    by_domain: HashMap<String, usize>,
+    generated_at: String,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum DirectoryError {
+    #[error("embedded registry: {0}")]
+    Registry(serde_json::Error),
+    #[error("embedded card {path}: {source}")]
+    Card { path: String, source: serde_json::Error },
+}
+
+impl Directory {
+    /// Builds the lookup from the registry rows and the cards (parsed from the asset table).
+    pub fn build(registry: &[u8], assets: &AssetTable) -> Result<Self, DirectoryError> {
+        let rows: Vec<RegistryRow> = serde_json::from_slice(registry).map_err(DirectoryError::Registry)?;
+        let mut dir = Directory::default();
+        for row in rows {
+            let card = match &row.slug {
+                Some(slug) => {
+                    let path = format!("/company/data/{slug}.json");
+                    match assets.get(&path) {
+                        Some(file) => Some(Arc::new(
+                            serde_json::from_slice::<Card>(&file.identity)
+                                .map_err(|source| DirectoryError::Card { path, source })?,
+                        )),
+                        None => None,
+                    }
+                }
+                None => None,
+            };
+            dir.insert(Company { row, card });
+        }
+        if let Some(index) = assets.get("/company/data/index.json") {
+            let value: serde_json::Value = serde_json::from_slice(&index.identity).unwrap_or_default();
+            dir.generated_at = value["generated_at"].as_str().unwrap_or_default().to_owned();
+        }
+        Ok(dir)
+    }
+
+    fn insert(&mut self, company: Company) {
+        let i = self.companies.len();
+        if let Some(card) = &company.card {
+            self.by_slug.insert(card.slug.clone(), i);
+        }
+        self.by_cik.insert(company.row.cik.clone(), i);
+        for ticker in &company.row.tickers {
+            if let Ok(t) = Ticker::parse(ticker) {
+                self.by_ticker.entry(t.as_str().to_owned()).or_insert(i);
+            }
+        }
+        if let Some(domain) = company.row.domain.as_deref().and_then(|d| DomainName::parse(d).ok()) {
+            self.by_domain.entry(domain.as_str().to_owned()).or_insert(i);
+        }
+        self.companies.push(company);
+    }
+
+    pub fn by_slug(&self, slug: &str) -> Option<&Company> {
+        self.by_slug.get(slug).map(|&i| &self.companies[i])
+    }
+    pub fn by_cik(&self, cik: &str) -> Option<&Company> {
+        self.by_cik.get(cik).map(|&i| &self.companies[i])
+    }
+    pub fn by_ticker(&self, ticker: &Ticker) -> Option<&Company> {
+        self.by_ticker.get(ticker.as_str()).map(|&i| &self.companies[i])
+    }
+    pub fn by_domain(&self, domain: &DomainName) -> Option<&Company> {
+        self.by_domain.get(domain.as_str()).map(|&i| &self.companies[i])
+    }
+
+    /// Every tracked company, in registry (CIK) order.
+    pub fn companies(&self) -> &[Company] {
+        &self.companies
+    }
+
+    /// Companies with a card, in slug order.
+    pub fn cards(&self) -> impl Iterator<Item = &Arc<Card>> {
+        let mut slugs: Vec<(&String, &usize)> = self.by_slug.iter().collect();
+        slugs.sort_unstable();
+        slugs.into_iter().filter_map(|(_, &i)| self.companies[i].card.as_ref())
+    }
+
+    pub fn tracked(&self) -> usize {
+        self.companies.len()
+    }
+
+    pub fn with_page(&self) -> usize {
+        self.by_slug.len()
+    }
+
+    /// The newest filing date in the data (`index.json`'s `generated_at`).
+    pub fn generated_at(&self) -> &str {
+        &self.generated_at
+    }
+}

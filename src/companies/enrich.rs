@@ -1,0 +1,105 @@
+//! Enrichment: resolve a company from a domain and/or ticker and pick its best receipted
+//! signal. Score = kind weight (0–1, `SignalKind::weight`) × recency, where recency halves
+//! every 365 days of filing age measured from the data's newest filing date (not the clock,
+//! so the same data always ranks the same). Ties go to the newer filing, then card order.
+
+use std::sync::Arc;
+
+use chrono::NaiveDate;
+
+use super::card::Card;
+use super::directory::{Company, Directory};
+use super::seed::Statement;
+use crate::domain::{Claim, DomainName, Ticker};
+
+/// Half-life of a signal's relevance, in days.
+const RECENCY_HALF_LIFE_DAYS: f64 = 365.0;
+
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum LookupError {
+    #[error("give a domain or a ticker")]
+    NoKey,
+    #[error("the domain and the ticker name different companies")]
+    Mismatch,
+    #[error("no tracked company has that domain or ticker")]
+    Unknown,
+    #[error("the company has no receipted signal")]
+    NoSignal,
+}
+
+/// The best signal of a company, with its score.
+#[derive(Debug, Clone)]
+pub struct Enrichment {
+    pub card: Arc<Card>,
+    pub signal: Claim<Statement>,
+    pub score: f64,
+}
+
+/// Finds the company named by `domain` and/or `ticker`.
+pub fn resolve<'a>(
+    dir: &'a Directory,
+    domain: Option<&DomainName>,
+    ticker: Option<&Ticker>,
+) -> Result<&'a Company, LookupError> {
+    let by_domain = domain.map(|d| dir.by_domain(d));
+    let by_ticker = ticker.map(|t| dir.by_ticker(t));
+    match (by_domain, by_ticker) {
+        (None, None) => Err(LookupError::NoKey),
+        (Some(Some(a)), Some(Some(b))) if a.row.cik != b.row.cik => Err(LookupError::Mismatch),
+        (Some(Some(c)), _) | (_, Some(Some(c))) => Ok(c),
+        _ => Err(LookupError::Unknown),
+    }
+}
+
+/// The company's best signal by kind weight and recency.
+pub fn best_signal(company: &Company, as_of: &str) -> Result<Enrichment, LookupError> {
+    let card = company.card.as_ref().ok_or(LookupError::NoSignal)?;
+    let as_of = NaiveDate::parse_from_str(as_of, "%Y-%m-%d").ok();
+    let mut best: Option<(&Claim<Statement>, f64)> = None;
+    for claim in &card.why_now {
+        let score = score(claim, as_of);
+        let better = match best {
+            None => true,
+            Some((b, s)) => score > s || (score == s && claim.receipt().filed() > b.receipt().filed()),
+        };
+        if better {
+            best = Some((claim, score));
+        }
+    }
+    let (signal, score) = best.ok_or(LookupError::NoSignal)?;
+    Ok(Enrichment { card: Arc::clone(card), signal: signal.clone(), score })
+}
+
+/// Kind weight × recency, rounded to four decimals.
+pub fn score(claim: &Claim<Statement>, as_of: Option<NaiveDate>) -> f64 {
+    let weight = f64::from(claim.value().kind.weight()) / 100.0;
+    let filed = NaiveDate::parse_from_str(claim.receipt().filed(), "%Y-%m-%d").ok();
+    let age_days = match (as_of, filed) {
+        (Some(a), Some(f)) => (a - f).num_days().max(0) as f64,
+        _ => 0.0,
+    };
+    let recency = 0.5f64.powf(age_days / RECENCY_HALF_LIFE_DAYS);
+    (weight * recency * 10_000.0).round() / 10_000.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::{Receipt, SignalKind};
+
+    fn claim(kind: SignalKind, filed: &str) -> Claim<Statement> {
+        let receipt = Receipt::new("q", "https://www.sec.gov/Archives/edgar/data/1/x.htm", "10-K", filed, "a");
+        Claim::new(Statement { kind, text: "q".into() }, receipt.unwrap_or_else(|e| panic!("{e}")))
+    }
+
+    #[test]
+    fn weight_and_recency_combine() {
+        let as_of = NaiveDate::from_ymd_opt(2024, 1, 1);
+        assert_eq!(score(&claim(SignalKind::Acquisition, "2024-01-01"), as_of), 1.0);
+        assert_eq!(score(&claim(SignalKind::Acquisition, "2023-01-01"), as_of), 0.5);
+        assert!(
+            score(&claim(SignalKind::Risk, "2024-01-01"), as_of)
+                < score(&claim(SignalKind::Expansion, "2023-06-01"), as_of)
+        );
+    }
+}

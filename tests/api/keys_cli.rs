@@ -1,0 +1,78 @@
+//! `gtms keys create|list|revoke` with the server stopped (direct file) and running (admin
+//! socket); keys work across restarts and never reach the log.
+
+use std::process::Stdio;
+
+use crate::helpers::{Binary, gtms};
+
+fn keys(data: &std::path::Path, args: &[&str]) -> (i32, String, String) {
+    let out = gtms()
+        .arg("keys")
+        .arg("--data")
+        .arg(data)
+        .args(args)
+        .env("GTMS_ARGON2_MEMORY_KIB", "64")
+        .env("GTMS_ARGON2_ITERATIONS", "1")
+        .stdin(Stdio::null())
+        .output()
+        .expect("run gtms keys");
+    let text = |b: Vec<u8>| String::from_utf8_lossy(&b).into_owned();
+    (out.status.code().unwrap_or(-1), text(out.stdout), text(out.stderr))
+}
+
+fn first_word(s: &str) -> String {
+    s.split_whitespace().next().expect("key printed").to_owned()
+}
+
+#[tokio::test]
+async fn keys_work_with_the_server_stopped_and_running_and_never_reach_the_log() {
+    let dir = tempfile::tempdir().expect("dir");
+    let data = dir.path().join("gtms.redb");
+    let (code, out, err) = keys(&data, &["create", "--tenant", "acme", "--name", "offline"]);
+    assert_eq!(code, 0, "{err}");
+    let offline_key = first_word(&out);
+    assert!(offline_key.starts_with("gtms_"));
+
+    let server = Binary::serve(&data, &[]);
+    let (code, out, err) = keys(&data, &["create", "--tenant", "acme", "--name", "online"]);
+    assert_eq!(code, 0, "{err}");
+    let online_key = first_word(&out);
+    let index: serde_json::Value = reqwest::get(format!("{}/company/data/index.json", server.base))
+        .await
+        .expect("index")
+        .json()
+        .await
+        .expect("json");
+    let ticker = index["companies"][0]["ticker"].as_str().expect("ticker").to_owned();
+    let client = reqwest::Client::new();
+    for key in [&offline_key, &online_key] {
+        let res = client.get(format!("{}/v1/enrich?ticker={ticker}&key={key}", server.base)).send().await.expect("req");
+        assert_eq!(res.status(), 200);
+    }
+
+    let (code, out, _) = keys(&data, &["list", "--json"]);
+    assert_eq!(code, 0);
+    let list: Vec<serde_json::Value> = serde_json::from_str(&out).expect("json list");
+    assert_eq!(list.len(), 2);
+    assert!(list.iter().all(|k| k["requests"] == 1), "{list:?}");
+    assert!(!out.contains("argon2"), "hashes are never listed");
+    let id = list[0]["id"].as_str().expect("id").to_owned();
+
+    let (code, out, _) = keys(&data, &["revoke", &id]);
+    assert_eq!(code, 0, "{out}");
+    let revoked = if offline_key.contains(&id) { &offline_key } else { &online_key };
+    let res = client.get(format!("{}/v1/enrich?ticker={ticker}&key={revoked}", server.base)).send().await.expect("req");
+    assert_eq!(res.status(), 401, "a revoke bites on the very next request");
+    let (code, _, err) = keys(&data, &["revoke", "ffffffffffff"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("no such key"), "{err}");
+
+    let (code, log) = server.terminate();
+    assert_eq!(code, Some(0));
+    for key in [&offline_key, &online_key] {
+        let secret = key.rsplit('_').next().expect("secret");
+        assert!(!log.contains(secret), "a key reached the log");
+    }
+    let (_, out, _) = keys(&data, &["list"]);
+    assert!(out.contains("offline") && out.contains("online") && out.contains("yes"), "{out}");
+}
