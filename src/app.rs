@@ -24,7 +24,7 @@ pub enum AppError {
     #[error("cannot create the admin socket {path}: {source}")]
     AdminSocket { path: String, source: std::io::Error },
     #[error(transparent)]
-    Directory(#[from] crate::companies::directory::DirectoryError),
+    State(#[from] crate::state::StateError),
     #[error("the server task failed: {0}")]
     Task(#[from] tokio::task::JoinError),
 }
@@ -70,18 +70,19 @@ pub async fn start(config: Config) -> Result<RunningApp, AppError> {
     let admin_listener = admin::server::bind(&socket)
         .map_err(|source| AppError::AdminSocket { path: socket.display().to_string(), source })?;
 
+    let state = AppState::new(config, store).await?;
+    first_start_invite(&state).await?;
     let scheme = if tls.is_some() { "https" } else { "http" };
     tracing::info!(
-        %addr, mode = config.mode.as_str(), data = %config.data.display(), boots = boot.boots,
+        %addr, mode = state.config().mode.as_str(), data = %state.config().data.display(), boots = boot.boots,
         "gtms {} listening on {scheme}://{addr}", crate::state::VERSION
     );
-    let state = AppState::new(config, store)?;
     let shutdown = CancellationToken::new();
     let tasks = TaskTracker::new();
     tasks.spawn(admin::server::run(state.clone(), admin_listener, socket, shutdown.clone()));
     tasks.spawn(flush_key_usage(state.clone(), shutdown.clone()));
 
-    let router = server::Router::new(warp::service(http::routes(state.clone())), state.assets().clone());
+    let router = server::Router::new(warp::service(http::routes(state.clone())), state.clone());
     let token = shutdown.clone();
     let handle = tokio::spawn(async move {
         server::serve(listener, tls, router, token).await;
@@ -90,6 +91,22 @@ pub async fn start(config: Config) -> Result<RunningApp, AppError> {
         tracing::info!("stopped");
     });
     Ok(RunningApp { addr, state, shutdown, handle })
+}
+
+/// In demo mode an empty workspace gets one admin invite, printed to the log this once, so
+/// an evaluator can sign in without reading the docs.
+async fn first_start_invite(state: &AppState) -> Result<(), AppError> {
+    if state.config().mode != crate::config::Mode::Demo || state.sessions().has_invites() {
+        return Ok(());
+    }
+    let now = chrono::Utc::now().timestamp();
+    let (code, _) = state
+        .sessions()
+        .create_invite(crate::domain::Role::Admin, "demo admin", now)
+        .await
+        .map_err(|e| AppError::State(e.into()))?;
+    tracing::warn!("first start in demo mode: sign in with the admin invite code {code} (shown only this once)");
+    Ok(())
 }
 
 /// How often counted API-key usage is rolled up into redb.

@@ -36,6 +36,13 @@ enum Command {
         #[command(subcommand)]
         action: KeysAction,
     },
+    /// Manage workspace invite codes (works with the server running or stopped).
+    Invites {
+        #[command(flatten)]
+        data: DataArgs,
+        #[command(subcommand)]
+        action: InvitesAction,
+    },
     /// Build the receipted company extract (seed/companies.jsonl) from EDGAR documents.
     /// Turn seed/companies.jsonl into the keyless company files (embedded at the next build).
     Ingest {
@@ -80,6 +87,26 @@ enum KeysAction {
         json: bool,
     },
     /// Revoke a key by its id.
+    Revoke { id: String },
+}
+
+#[derive(Debug, Subcommand)]
+enum InvitesAction {
+    /// Issue an invite code and print it once.
+    Create {
+        /// `admin` or `viewer`.
+        #[arg(long, value_parser = ["admin", "viewer"])]
+        role: String,
+        #[arg(long)]
+        name: String,
+    },
+    /// List invites.
+    List {
+        /// Print JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Revoke an invite by its id and end that user's sessions.
     Revoke { id: String },
 }
 
@@ -185,18 +212,20 @@ fn run(cli: Cli) -> Result<(), String> {
             print_reply(reply)
         }
         Command::Keys { data, action } => {
-            let config = load_config(data.config.as_ref(), data.layer()).map_err(|e| e.to_string())?;
             let (request, json) = match action {
                 KeysAction::Create { tenant, name } => (AdminRequest::KeysCreate { tenant, name }, false),
                 KeysAction::List { json } => (AdminRequest::KeysList, json),
                 KeysAction::Revoke { id } => (AdminRequest::KeysRevoke { id }, false),
             };
-            let reply = runtime()?.block_on(admin_command(&config, request, true))?;
-            if json && reply.ok {
-                println!("{}", reply.data);
-                return Ok(());
-            }
-            print_reply(reply)
+            data_command(&data, request, json)
+        }
+        Command::Invites { data, action } => {
+            let (request, json) = match action {
+                InvitesAction::Create { role, name } => (AdminRequest::InvitesCreate { role, name }, false),
+                InvitesAction::List { json } => (AdminRequest::InvitesList, json),
+                InvitesAction::Revoke { id } => (AdminRequest::InvitesRevoke { id }, false),
+            };
+            data_command(&data, request, json)
         }
         Command::Ingest { seed, out, base_url } => {
             let started = std::time::Instant::now();
@@ -236,11 +265,22 @@ async fn admin_command(config: &Config, request: AdminRequest, offline: bool) ->
         Ok(reply) => Ok(reply),
         Err(admin::client::ClientError::NotRunning) if offline => {
             let store = Store::open(&config.data).map_err(|e| e.to_string())?;
-            let state = AppState::new(config.clone(), store).map_err(|e| e.to_string())?;
+            let state = AppState::new(config.clone(), store).await.map_err(|e| e.to_string())?;
             Ok(admin::execute(&state, request).await)
         }
         Err(e) => Err(e.to_string()),
     }
+}
+
+/// Runs a data command (server running or not) and prints its reply, as JSON when asked.
+fn data_command(data: &DataArgs, request: AdminRequest, json: bool) -> Result<(), String> {
+    let config = load_config(data.config.as_ref(), data.layer()).map_err(|e| e.to_string())?;
+    let reply = runtime()?.block_on(admin_command(&config, request, true))?;
+    if json && reply.ok {
+        println!("{}", reply.data);
+        return Ok(());
+    }
+    print_reply(reply)
 }
 
 fn print_reply(reply: AdminReply) -> Result<(), String> {

@@ -82,6 +82,21 @@ pub struct Config {
     pub hash_cost: HashCost,
     /// Requests per minute per API key on `/v1/enrich`.
     pub enrich_rate_limit: u64,
+    pub rate_limits: RateLimits,
+    /// Peers whose `X-Forwarded-For` is believed when finding the client IP.
+    pub trusted_proxies: Vec<std::net::IpAddr>,
+    /// The voice service's publishable (browser-safe) key, shown by `/api/config`.
+    pub voice_publishable_key: Option<String>,
+}
+
+/// Fixed-window limits of the workspace routes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RateLimits {
+    /// `/auth/*` requests per client IP per window.
+    pub auth: u64,
+    /// `/api/*` requests per user (per IP before login) per window.
+    pub api: u64,
+    pub window_secs: u64,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -106,6 +121,11 @@ pub struct Layer {
     pub argon2_memory_kib: Option<u32>,
     pub argon2_iterations: Option<u32>,
     pub enrich_rate_limit: Option<u64>,
+    pub auth_rate_limit: Option<u64>,
+    pub api_rate_limit: Option<u64>,
+    pub rate_limit_window_secs: Option<u64>,
+    pub trusted_proxies: Option<Vec<String>>,
+    pub voice_publishable_key: Option<String>,
 }
 
 macro_rules! merge_fields {
@@ -158,6 +178,12 @@ impl Layer {
             argon2_memory_kib: number(&get, "GTMS_ARGON2_MEMORY_KIB")?,
             argon2_iterations: number(&get, "GTMS_ARGON2_ITERATIONS")?,
             enrich_rate_limit: number(&get, "GTMS_ENRICH_RATE_LIMIT")?,
+            auth_rate_limit: number(&get, "GTMS_AUTH_RATE_LIMIT")?,
+            api_rate_limit: number(&get, "GTMS_API_RATE_LIMIT")?,
+            rate_limit_window_secs: number(&get, "GTMS_RATE_LIMIT_WINDOW_SECS")?,
+            trusted_proxies: get("GTMS_TRUSTED_PROXIES")
+                .map(|v| v.split(',').map(|p| p.trim().to_owned()).filter(|p| !p.is_empty()).collect()),
+            voice_publishable_key: get("GTMS_VOICE_PUBLISHABLE_KEY"),
         })
     }
 
@@ -210,7 +236,24 @@ impl Layer {
         if enrich_rate_limit == 0 {
             return Err(invalid("enrich_rate_limit", "must be at least 1 request per minute"));
         }
+        let rate_limits = RateLimits {
+            auth: self.auth_rate_limit.unwrap_or(10),
+            api: self.api_rate_limit.unwrap_or(300),
+            window_secs: self.rate_limit_window_secs.unwrap_or(15 * 60),
+        };
+        if rate_limits.auth == 0 || rate_limits.api == 0 || rate_limits.window_secs == 0 {
+            return Err(invalid("rate limits", "limits and the window must be at least 1"));
+        }
+        let trusted_proxies = self
+            .trusted_proxies
+            .unwrap_or_default()
+            .iter()
+            .map(|p| p.parse().map_err(|_| invalid("trusted_proxies", format!("{p:?} is not an IP address"))))
+            .collect::<Result<Vec<_>, _>>()?;
         Ok(Config {
+            rate_limits,
+            trusted_proxies,
+            voice_publishable_key: self.voice_publishable_key,
             hash_cost,
             enrich_rate_limit,
             listen,

@@ -21,9 +21,10 @@ use tokio_rustls::TlsAcceptor;
 use tokio_util::sync::CancellationToken;
 use tower::{Service, ServiceExt};
 
-use crate::companies::assets::AssetTable;
-use crate::http::assets;
+use crate::http::error::ApiError;
 use crate::http::filters::PeerAddr;
+use crate::http::{assets, rate_limit};
+use crate::state::AppState;
 
 pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
 pub type HttpResponse = Response<BoxBody<Bytes, BoxError>>;
@@ -36,7 +37,7 @@ const TLS_HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 #[derive(Clone)]
 pub struct Router<W> {
     warp: W,
-    assets: Arc<AssetTable>,
+    state: AppState,
 }
 
 impl<W> Router<W>
@@ -44,16 +45,20 @@ where
     W: Service<Request<Incoming>, Response = warp::reply::Response, Error = Infallible> + Clone + Send + 'static,
     W::Future: Send,
 {
-    pub fn new(warp: W, assets: Arc<AssetTable>) -> Self {
-        Self { warp, assets }
+    pub fn new(warp: W, state: AppState) -> Self {
+        Self { warp, state }
     }
 
     async fn call(self, mut req: Request<Incoming>, peer: SocketAddr) -> HttpResponse {
         let started = Instant::now();
         let request_id = uuid::Uuid::new_v4().to_string();
         let (method, path) = (req.method().clone(), req.uri().path().to_owned());
-        let mut res = if assets::owns(&path) {
-            assets::respond(&self.assets, &method, &path, req.headers())
+        let limited = rate_limit::check(&self.state, &path, req.headers(), peer);
+        let mut res = if let Some((decision, now)) = limited.filter(|(d, _)| !d.allowed) {
+            let res = ApiError::RateLimited { retry_after: decision.retry_after(now) }.to_response();
+            res.map(|b| b.map_err(|e| Box::new(e) as BoxError).boxed())
+        } else if assets::owns(&path) {
+            assets::respond(self.state.assets(), &method, &path, req.headers())
                 .map(|b| b.map_err(|never| match never {}).boxed())
         } else {
             req.extensions_mut().insert(PeerAddr(peer));
@@ -62,6 +67,9 @@ where
                 Err(never) => match never {},
             }
         };
+        if let Some((decision, _)) = &limited {
+            rate_limit::headers(res.headers_mut(), decision);
+        }
         if let Ok(v) = request_id.parse() {
             res.headers_mut().insert("x-request-id", v);
         }

@@ -6,13 +6,23 @@ use std::time::Instant;
 
 use serde::Serialize;
 
+use crate::auth::AuthError;
 use crate::auth::keys::ApiKeys;
 use crate::auth::secrets::Hasher;
+use crate::auth::sessions::Sessions;
 use crate::companies::assets::AssetTable;
 use crate::companies::directory::{Directory, DirectoryError};
 use crate::config::{Config, Mode};
 use crate::limits::FixedWindow;
 use crate::store::Store;
+
+#[derive(Debug, thiserror::Error)]
+pub enum StateError {
+    #[error(transparent)]
+    Directory(#[from] DirectoryError),
+    #[error("loading credentials: {0}")]
+    Auth(#[from] AuthError),
+}
 
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
@@ -27,7 +37,10 @@ struct Inner {
     assets: Arc<AssetTable>,
     directory: Arc<Directory>,
     api_keys: ApiKeys,
+    sessions: Sessions,
     enrich_limiter: FixedWindow,
+    auth_limiter: FixedWindow,
+    api_limiter: FixedWindow,
     started: Instant,
 }
 
@@ -43,15 +56,46 @@ pub struct Health {
 }
 
 impl AppState {
-    /// Builds the shared state; fails only if the embedded company data is unreadable.
-    pub fn new(config: Config, store: Store) -> Result<Self, DirectoryError> {
+    /// Builds the shared state: company lookups from the embedded data, credentials from the store.
+    pub async fn new(config: Config, store: Store) -> Result<Self, StateError> {
         let assets = Arc::new(AssetTable::embedded());
         let registry = crate::companies::assets::registry_json().unwrap_or_default();
         let directory = Arc::new(Directory::build(&registry, &assets)?);
-        let api_keys = ApiKeys::new(store.clone(), Hasher::new(config.hash_cost));
+        let hasher = Hasher::new(config.hash_cost);
+        let api_keys = ApiKeys::new(store.clone(), hasher);
+        let sessions = Sessions::load(store.clone(), hasher, config.jwt_secret.as_ref()).await?;
+        let limits = &config.rate_limits;
         let enrich_limiter = FixedWindow::new(config.enrich_rate_limit, 60);
-        let inner = Inner { config, store, assets, directory, api_keys, enrich_limiter, started: Instant::now() };
+        let auth_limiter = FixedWindow::new(limits.auth, limits.window_secs);
+        let api_limiter = FixedWindow::new(limits.api, limits.window_secs);
+        let inner = Inner {
+            config,
+            store,
+            assets,
+            directory,
+            api_keys,
+            sessions,
+            enrich_limiter,
+            auth_limiter,
+            api_limiter,
+            started: Instant::now(),
+        };
         Ok(Self { inner: Arc::new(inner) })
+    }
+
+    /// Invites and workspace tokens.
+    pub fn sessions(&self) -> &Sessions {
+        &self.inner.sessions
+    }
+
+    /// `/auth/*` requests per client IP per window.
+    pub fn auth_limiter(&self) -> &FixedWindow {
+        &self.inner.auth_limiter
+    }
+
+    /// `/api/*` requests per user (per IP before login) per window.
+    pub fn api_limiter(&self) -> &FixedWindow {
+        &self.inner.api_limiter
     }
 
     /// Every tracked company, for lookups.

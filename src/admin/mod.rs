@@ -4,6 +4,7 @@
 //! the file itself. Both paths call the same `execute`, so a command behaves the same either way.
 
 pub mod client;
+mod invites;
 mod keys;
 pub mod server;
 
@@ -20,11 +21,26 @@ pub enum AdminRequest {
     /// Health, version, uptime and boot count of the running server.
     Status,
     /// Issue an API key for a tenant; the reply carries the key, shown once.
-    KeysCreate { tenant: String, name: String },
+    KeysCreate {
+        tenant: String,
+        name: String,
+    },
     /// Every API key with its usage (never the hash).
     KeysList,
     /// Revoke an API key by its public id.
-    KeysRevoke { id: String },
+    KeysRevoke {
+        id: String,
+    },
+    /// Issue an invite code (one user) with a role; the reply carries the code, shown once.
+    InvitesCreate {
+        role: String,
+        name: String,
+    },
+    InvitesList,
+    /// Revoke an invite and end its sessions.
+    InvitesRevoke {
+        id: String,
+    },
 }
 
 /// The answer: `ok`, a human line, and structured data for `--json` output and tests.
@@ -59,6 +75,9 @@ pub async fn execute(state: &AppState, request: AdminRequest) -> AdminReply {
         AdminRequest::KeysCreate { tenant, name } => keys::create(state, &tenant, &name).await,
         AdminRequest::KeysList => keys::list(state).await,
         AdminRequest::KeysRevoke { id } => keys::revoke(state, &id).await,
+        AdminRequest::InvitesCreate { role, name } => invites::create(state, &role, &name).await,
+        AdminRequest::InvitesList => invites::list(state).await,
+        AdminRequest::InvitesRevoke { id } => invites::revoke(state, &id).await,
     }
 }
 

@@ -4,6 +4,7 @@
 
 pub mod keys;
 pub mod secrets;
+pub mod sessions;
 
 use crate::store::StoreError;
 

@@ -4,12 +4,14 @@
 
 mod domain_name;
 mod receipt;
+mod role;
 mod signal;
 mod slug;
 mod ticker;
 
 pub use domain_name::{DomainError, DomainName};
 pub use receipt::{Claim, Receipt, ReceiptError};
+pub use role::Role;
 pub use signal::SignalKind;
 pub use slug::{Slug, SlugError};
 pub use ticker::{Ticker, TickerError};

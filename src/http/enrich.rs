@@ -10,6 +10,7 @@ use warp::reply::Response;
 use warp::{Filter, Rejection, Reply};
 
 use super::error::ApiError;
+use super::session::bearer_token;
 use crate::auth::AuthError;
 use crate::companies::enrich::{self, LookupError};
 use crate::domain::{DomainName, Ticker};
@@ -58,14 +59,7 @@ struct Signal<'a> {
 fn presented_key<'a>(auth: Option<&'a str>, query: &'a HashMap<String, String>) -> Result<&'a str, ApiError> {
     let unauthorized = || ApiError::Unauthorized("missing or invalid API key".into());
     match auth {
-        Some(header) => {
-            let (scheme, token) = header.trim().split_once(' ').ok_or_else(unauthorized)?;
-            if scheme.eq_ignore_ascii_case("bearer") && !token.trim().is_empty() {
-                Ok(token.trim())
-            } else {
-                Err(unauthorized())
-            }
-        }
+        Some(header) => bearer_token(header).map_err(|_| unauthorized()),
         None => query.get("key").map(String::as_str).filter(|k| !k.is_empty()).ok_or_else(unauthorized),
     }
 }

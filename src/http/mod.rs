@@ -2,10 +2,15 @@
 //! Routes call services; they never open the store's tables themselves.
 
 pub mod assets;
+mod client_config;
 mod enrich;
 pub mod error;
 pub mod filters;
 mod health;
+mod login;
+pub mod rate_limit;
+pub mod session;
+mod status_page;
 
 use warp::{Filter, Reply};
 
@@ -13,5 +18,10 @@ use crate::state::AppState;
 
 /// Every warp route of the appliance, with the error envelope applied.
 pub fn routes(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = std::convert::Infallible> + Clone {
-    health::routes(state.clone()).or(enrich::routes(state)).recover(error::recover)
+    health::routes(state.clone())
+        .or(enrich::routes(state.clone()))
+        .or(login::routes(state.clone()))
+        .or(client_config::routes(state.clone()))
+        .or(status_page::routes(state))
+        .recover(error::recover)
 }

@@ -1,5 +1,5 @@
 //! Server-wide singletons in the `meta` table: the boot record (how many times this data
-//! file has been served, and since when).
+//! file has been served, and since when) and the generated JWT secret.
 
 use redb::{ReadableDatabase, ReadableTable};
 use serde::{Deserialize, Serialize};
@@ -8,6 +8,7 @@ use super::tables::META;
 use super::{Store, StoreError, codec};
 
 const BOOT_KEY: &str = "boot";
+const JWT_SECRET_KEY: &str = "jwt_secret";
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BootRecord {
@@ -48,6 +49,37 @@ impl Store {
                 Some(v) => Ok(Some(codec::decode(v.value())?)),
                 None => Ok(None),
             }
+        })
+        .await
+    }
+}
+
+impl Store {
+    /// The JWT signing secret kept in the database: `generate()` runs once, on the first call
+    /// ever, and every later call (and restart) returns the same secret.
+    pub async fn jwt_secret_or_init(
+        &self,
+        generate: impl FnOnce() -> String + Send + 'static,
+    ) -> Result<String, StoreError> {
+        self.blocking(move |db| {
+            let txn = db.begin_write()?;
+            let secret = {
+                let mut table = txn.open_table(META)?;
+                let existing: Option<String> = match table.get(JWT_SECRET_KEY)? {
+                    Some(v) => Some(codec::decode(v.value())?),
+                    None => None,
+                };
+                match existing {
+                    Some(secret) => secret,
+                    None => {
+                        let secret = generate();
+                        table.insert(JWT_SECRET_KEY, codec::encode(&secret)?.as_slice())?;
+                        secret
+                    }
+                }
+            };
+            txn.commit()?;
+            Ok(secret)
         })
         .await
     }

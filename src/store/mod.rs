@@ -6,6 +6,7 @@
 
 mod api_keys;
 mod codec;
+mod invites;
 mod meta;
 mod tables;
 
@@ -16,6 +17,7 @@ use redb::Database;
 
 pub use api_keys::{ApiKeyRecord, UsageDelta};
 pub use codec::{CodecError, SCHEMA_VERSION};
+pub use invites::InviteRecord;
 pub use meta::BootRecord;
 
 #[derive(Debug, thiserror::Error)]

@@ -5,7 +5,7 @@ use redb::{TableDefinition, WriteTransaction};
 
 use super::StoreError;
 
-/// Server-wide singletons: boot record, generated secrets.
+/// Server-wide singletons: boot record, the generated JWT secret.
 pub const META: TableDefinition<&str, &[u8]> = TableDefinition::new("meta");
 
 /// API keys by public key id (`ApiKeyRecord`).
@@ -14,10 +14,14 @@ pub const API_KEYS: TableDefinition<&str, &[u8]> = TableDefinition::new("api_key
 /// Requests per key per day: `"<key id>/<YYYY-MM-DD>"` -> count.
 pub const KEY_USAGE: TableDefinition<&str, u64> = TableDefinition::new("key_usage");
 
+/// Workspace invites by id (`InviteRecord`).
+pub const INVITES: TableDefinition<&str, &[u8]> = TableDefinition::new("invites");
+
 /// Opens every table once so readers never meet a missing table.
 pub fn create_all(txn: &WriteTransaction) -> Result<(), StoreError> {
     txn.open_table(META)?;
     txn.open_table(API_KEYS)?;
     txn.open_table(KEY_USAGE)?;
+    txn.open_table(INVITES)?;
     Ok(())
 }

@@ -37,6 +37,21 @@ impl TestApp {
         (key, summary.id)
     }
 
+    /// Creates an invite in-process (as `gtms invites create` would) and returns its code and id.
+    pub async fn invite(&self, role: gtms::domain::Role) -> (String, String) {
+        let (code, summary) = self.state().sessions().create_invite(role, "tester", 0).await.expect("invite");
+        (code, summary.id)
+    }
+
+    /// Signs in with a fresh invite of `role`; returns the bearer token.
+    pub async fn token(&self, role: gtms::domain::Role) -> String {
+        let (code, _) = self.invite(role).await;
+        let res =
+            self.client.post(self.url("/auth/login")).json(&serde_json::json!({ "inviteCode": code })).send().await;
+        let body: serde_json::Value = res.expect("login").json().await.expect("json");
+        body["token"].as_str().expect("token").to_owned()
+    }
+
     pub async fn stop(mut self) {
         if let Some(app) = self.app.take() {
             app.stop().await.expect("clean stop");

@@ -1,6 +1,7 @@
 //! End-to-end tests: the real app (or the real binary) on a random loopback port, spoken to
 //! over HTTP. One module per feature area.
 
+mod auth;
 mod binary;
 mod company_files;
 mod enrich;

@@ -1,0 +1,55 @@
+//! `gtms invites create|list|revoke` over the admin channel.
+
+use super::AdminReply;
+use crate::domain::Role;
+use crate::state::AppState;
+
+fn now() -> i64 {
+    chrono::Utc::now().timestamp()
+}
+
+pub async fn create(state: &AppState, role: &str, name: &str) -> AdminReply {
+    let Some(role) = Role::parse(role) else {
+        return AdminReply::error(format!("role must be admin or viewer, not {role:?}"));
+    };
+    match state.sessions().create_invite(role, name, now()).await {
+        Ok((code, summary)) => {
+            let message = format!(
+                "{code}\n\ninvite {} ({}) for {:?}. This is the only time the code is shown; hand it over now.",
+                summary.id,
+                summary.role.as_str(),
+                summary.name
+            );
+            let mut data = serde_json::to_value(&summary).unwrap_or_default();
+            data["code"] = code.into();
+            AdminReply::ok(message, data)
+        }
+        Err(e) => AdminReply::error(e.to_string()),
+    }
+}
+
+pub async fn list(state: &AppState) -> AdminReply {
+    let invites = match state.sessions().list_invites().await {
+        Ok(i) => i,
+        Err(e) => return AdminReply::error(e.to_string()),
+    };
+    let mut lines = vec![format!("{:<12}  {:<6}  {:<24}  {:<20}  {}", "ID", "ROLE", "NAME", "CREATED", "REVOKED")];
+    for i in &invites {
+        let created = chrono::DateTime::from_timestamp(i.created_at, 0)
+            .map(|t| t.format("%Y-%m-%dT%H:%M:%SZ").to_string())
+            .unwrap_or_default();
+        let revoked = if i.revoked { "yes" } else { "no" };
+        lines.push(format!("{:<12}  {:<6}  {:<24}  {:<20}  {revoked}", i.id, i.role.as_str(), i.name, created));
+    }
+    AdminReply::ok(lines.join("\n"), serde_json::to_value(&invites).unwrap_or_default())
+}
+
+pub async fn revoke(state: &AppState, id: &str) -> AdminReply {
+    match state.sessions().revoke_invite(id, now()).await {
+        Ok(s) => AdminReply::ok(
+            format!("revoked invite {} and ended its sessions", s.id),
+            serde_json::to_value(&s).unwrap_or_default(),
+        ),
+        Err(e) => AdminReply::error(e.to_string()),
+    }
+}

@@ -1,0 +1,232 @@
+//! Workspace sessions: invite codes (`inv_<id: 12 hex>_<secret: 32 hex>`, argon2id at rest,
+//! one code = one user = the JWT `sub`) exchanged for HS256 JWTs (`iss` "gtms", `iat`, `exp`,
+//! `role`, and `ver`, the invite's token version). Verifying a token is an HMAC and a lookup
+//! in the in-memory invite table, which create and revoke keep current; a revoke bumps the
+//! version, so every token issued before it stops verifying. A failed login always costs one
+//! argon2 verification, so its timing does not tell whether a code exists.
+
+use std::collections::HashMap;
+use std::sync::RwLock;
+
+use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
+use serde::{Deserialize, Serialize};
+
+use super::AuthError;
+use super::secrets::{Hasher, random_hex};
+use crate::config::Secret;
+use crate::domain::Role;
+use crate::store::{InviteRecord, Store};
+
+const ISSUER: &str = "gtms";
+const CODE_PREFIX: &str = "inv_";
+const ID_HEX: usize = 12;
+const SECRET_HEX: usize = 32;
+/// Session lifetime: 12 hours.
+pub const SESSION_SECS: i64 = 12 * 60 * 60;
+
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Claims {
+    pub sub: String,
+    pub role: Role,
+    pub ver: u32,
+    pub iss: String,
+    pub iat: i64,
+    pub exp: i64,
+}
+
+/// Who a verified token speaks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Principal {
+    pub sub: String,
+    pub role: Role,
+    pub name: String,
+}
+
+/// What `gtms invites list` shows; never the hash.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InviteSummary {
+    pub id: String,
+    pub role: Role,
+    pub name: String,
+    pub created_at: i64,
+    pub revoked: bool,
+}
+
+#[derive(Debug, Clone)]
+struct InviteState {
+    role: Role,
+    name: String,
+    version: u32,
+    revoked: bool,
+    hash: String,
+}
+
+pub struct Sessions {
+    store: Store,
+    hasher: Hasher,
+    encoding: EncodingKey,
+    decoding: DecodingKey,
+    validation: Validation,
+    invites: RwLock<HashMap<String, InviteState>>,
+    /// Hash verified against when a code names no live invite (equal timing).
+    decoy_hash: String,
+}
+
+fn summary(r: &InviteRecord) -> InviteSummary {
+    InviteSummary {
+        id: r.id.clone(),
+        role: Role::parse(&r.role).unwrap_or(Role::Viewer),
+        name: r.name.clone(),
+        created_at: r.created_at,
+        revoked: r.revoked_at.is_some(),
+    }
+}
+
+fn code_id(code: &str) -> Option<&str> {
+    let rest = code.strip_prefix(CODE_PREFIX)?;
+    let (id, secret) = rest.split_once('_')?;
+    let hex = |s: &str, n: usize| s.len() == n && s.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
+    (hex(id, ID_HEX) && hex(secret, SECRET_HEX)).then_some(id)
+}
+
+impl Sessions {
+    /// Loads the signing secret (configured, or generated once and kept in redb) and the invites.
+    pub async fn load(store: Store, hasher: Hasher, configured: Option<&Secret>) -> Result<Self, AuthError> {
+        let secret = match configured {
+            Some(s) => s.expose().to_owned(),
+            None => store.jwt_secret_or_init(|| random_hex(32)).await?,
+        };
+        let mut validation = Validation::new(Algorithm::HS256);
+        validation.set_issuer(&[ISSUER]);
+        validation.set_required_spec_claims(&["exp", "iat", "iss", "sub"]);
+        validation.leeway = 0;
+        let invites = store
+            .invites()
+            .await?
+            .into_iter()
+            .map(|r| {
+                let state = InviteState {
+                    role: Role::parse(&r.role).unwrap_or(Role::Viewer),
+                    name: r.name.clone(),
+                    version: r.token_version,
+                    revoked: r.revoked_at.is_some(),
+                    hash: r.hash.clone(),
+                };
+                (r.id, state)
+            })
+            .collect();
+        let decoy_hash = hasher.hash(random_hex(16)).await?;
+        Ok(Self {
+            store,
+            hasher,
+            encoding: EncodingKey::from_secret(secret.as_bytes()),
+            decoding: DecodingKey::from_secret(secret.as_bytes()),
+            validation,
+            invites: RwLock::new(invites),
+            decoy_hash,
+        })
+    }
+
+    fn read(&self) -> std::sync::RwLockReadGuard<'_, HashMap<String, InviteState>> {
+        self.invites.read().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn write(&self) -> std::sync::RwLockWriteGuard<'_, HashMap<String, InviteState>> {
+        self.invites.write().unwrap_or_else(|p| p.into_inner())
+    }
+
+    pub fn has_invites(&self) -> bool {
+        !self.read().is_empty()
+    }
+
+    /// Issues an invite code (shown once) for a new user.
+    pub async fn create_invite(&self, role: Role, name: &str, now: i64) -> Result<(String, InviteSummary), AuthError> {
+        let name = name.trim();
+        if name.is_empty() || name.chars().count() > 100 || name.chars().any(char::is_control) {
+            return Err(AuthError::BadInput("name: 1 to 100 printable characters".into()));
+        }
+        let id = random_hex(ID_HEX / 2);
+        let code = format!("{CODE_PREFIX}{id}_{}", random_hex(SECRET_HEX / 2));
+        let hash = self.hasher.hash(code.clone()).await?;
+        let record = InviteRecord {
+            id: id.clone(),
+            role: role.as_str().to_owned(),
+            name: name.to_owned(),
+            hash: hash.clone(),
+            created_at: now,
+            revoked_at: None,
+            token_version: 0,
+        };
+        self.store.insert_invite(record.clone()).await?;
+        self.write().insert(id, InviteState { role, name: name.to_owned(), version: 0, revoked: false, hash });
+        Ok((code, summary(&record)))
+    }
+
+    pub async fn list_invites(&self) -> Result<Vec<InviteSummary>, AuthError> {
+        let mut out: Vec<InviteSummary> = self.store.invites().await?.iter().map(summary).collect();
+        out.sort_by(|a, b| (a.created_at, &a.id).cmp(&(b.created_at, &b.id)));
+        Ok(out)
+    }
+
+    /// Revokes an invite and ends every session issued for it.
+    pub async fn revoke_invite(&self, id: &str, now: i64) -> Result<InviteSummary, AuthError> {
+        let record = self.store.revoke_invite(id, now).await?.ok_or(AuthError::NotFound("invite"))?;
+        if let Some(state) = self.write().get_mut(id) {
+            state.revoked = true;
+            state.version = record.token_version;
+        }
+        Ok(summary(&record))
+    }
+
+    /// Exchanges an invite code for a signed token.
+    pub async fn login(&self, code: &str, now: i64) -> Result<(String, Role), AuthError> {
+        let live = code_id(code).and_then(|id| {
+            let invites = self.read();
+            invites.get(id).filter(|s| !s.revoked).map(|s| (id.to_owned(), s.clone()))
+        });
+        let hash = live.as_ref().map(|(_, s)| s.hash.clone()).unwrap_or_else(|| self.decoy_hash.clone());
+        let matches = self.hasher.verify(code.to_owned(), hash).await?;
+        let Some((id, state)) = live.filter(|_| matches) else {
+            return Err(AuthError::InvalidCredentials);
+        };
+        let claims = Claims {
+            sub: id,
+            role: state.role,
+            ver: state.version,
+            iss: ISSUER.into(),
+            iat: now,
+            exp: now + SESSION_SECS,
+        };
+        let token = jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &self.encoding)
+            .map_err(|e| AuthError::Hash(e.to_string()))?;
+        Ok((token, state.role))
+    }
+
+    /// Verifies a token: signature (HS256 only), issuer, expiry, and that its invite is live
+    /// at the token's version.
+    pub fn authenticate(&self, token: &str) -> Result<Principal, AuthError> {
+        let data = jsonwebtoken::decode::<Claims>(token, &self.decoding, &self.validation)
+            .map_err(|_| AuthError::InvalidCredentials)?;
+        let claims = data.claims;
+        let invites = self.read();
+        let state = invites.get(&claims.sub).ok_or(AuthError::InvalidCredentials)?;
+        if state.revoked || state.version != claims.ver || state.role != claims.role {
+            return Err(AuthError::InvalidCredentials);
+        }
+        Ok(Principal { sub: claims.sub, role: claims.role, name: state.name.clone() })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn invite_codes_have_one_shape() {
+        let good = format!("inv_{}_{}", "ab".repeat(6), "cd".repeat(16));
+        assert_eq!(code_id(&good), Some("abababababab"));
+        for bad in ["", "inv_", "inv_x_y", &good.to_uppercase(), &format!("{good}f")] {
+            assert_eq!(code_id(bad), None, "{bad}");
+        }
+    }
+}

@@ -1,0 +1,94 @@
+//! Who is calling: the workspace token from `Authorization: Bearer` (which wins when sent) or
+//! the `gtms_session` cookie, verified into a `Principal`. Routes declare what they need with
+//! `require(state, Role::Viewer | Role::Admin)` after their path filters; the role check lives
+//! here and nowhere else.
+
+use warp::http::HeaderMap;
+use warp::{Filter, Rejection};
+
+use super::error::ApiError;
+use crate::auth::sessions::Principal;
+use crate::domain::Role;
+use crate::state::AppState;
+
+pub const COOKIE: &str = "gtms_session";
+
+/// An `Authorization` header that is not `Bearer <token>`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MalformedAuthorization;
+
+/// The token of an `Authorization: Bearer <token>` value (scheme case-insensitive).
+pub fn bearer_token(value: &str) -> Result<&str, MalformedAuthorization> {
+    let (scheme, token) = value.trim().split_once(' ').ok_or(MalformedAuthorization)?;
+    let token = token.trim();
+    if scheme.eq_ignore_ascii_case("bearer") && !token.is_empty() { Ok(token) } else { Err(MalformedAuthorization) }
+}
+
+/// The token a request presents, if any: the Authorization header when sent, else the cookie.
+pub fn presented_token(headers: &HeaderMap) -> Result<Option<String>, MalformedAuthorization> {
+    match headers.get("authorization") {
+        Some(value) => {
+            let value = value.to_str().map_err(|_| MalformedAuthorization)?;
+            bearer_token(value).map(|t| Some(t.to_owned()))
+        }
+        None => Ok(cookie(headers, COOKIE)),
+    }
+}
+
+/// A cookie's value from every `Cookie` header of the request.
+pub fn cookie(headers: &HeaderMap, name: &str) -> Option<String> {
+    headers
+        .get_all("cookie")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(k, _)| *k == name)
+        .map(|(_, v)| v.trim().to_owned())
+        .filter(|v| !v.is_empty())
+}
+
+/// The verified caller of a request, from its headers.
+pub fn principal_of(state: &AppState, headers: &HeaderMap) -> Result<Principal, ApiError> {
+    let unauthorized = || ApiError::Unauthorized("sign in: a valid workspace token is required".into());
+    let token = presented_token(headers).map_err(|_| unauthorized())?.ok_or_else(unauthorized)?;
+    state.sessions().authenticate(&token).map_err(|_| unauthorized())
+}
+
+/// Passes requests whose caller holds at least `role`: 401 without a valid token, 403 with
+/// a token of a lesser role.
+pub fn require(state: AppState, role: Role) -> impl Filter<Extract = (Principal,), Error = Rejection> + Clone {
+    warp::header::headers_cloned().and_then(move |headers: HeaderMap| {
+        let state = state.clone();
+        async move {
+            let principal = principal_of(&state, &headers).map_err(warp::reject::custom)?;
+            if principal.role.satisfies(role) {
+                Ok(principal)
+            } else {
+                Err(warp::reject::custom(ApiError::Forbidden(format!(
+                    "this needs the {} role; you are signed in as {}",
+                    role.as_str(),
+                    principal.role.as_str()
+                ))))
+            }
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use warp::http::HeaderValue;
+
+    #[test]
+    fn the_bearer_header_wins_over_the_cookie() {
+        let mut h = HeaderMap::new();
+        h.insert("cookie", HeaderValue::from_static("a=1; gtms_session=from-cookie"));
+        assert_eq!(presented_token(&h), Ok(Some("from-cookie".into())));
+        h.insert("authorization", HeaderValue::from_static("Bearer from-header"));
+        assert_eq!(presented_token(&h), Ok(Some("from-header".into())));
+        h.insert("authorization", HeaderValue::from_static("Basic x"));
+        assert_eq!(presented_token(&h), Err(MalformedAuthorization));
+        assert_eq!(presented_token(&HeaderMap::new()), Ok(None));
+    }
+}
