@@ -1,6 +1,6 @@
 //! Deterministic classification of a company sentence into one `SignalKind`. Each kind has
 //! a list of word patterns matched against the sentence's lowercase words (a pattern word
-//! ending in `*` matches any word with that prefix). Kinds are tried in the fixed order of
+//! ending in `*` matches any word with that prefix, and `_` matches any one word). Kinds are tried in the fixed order of
 //! `RULES`, most specific first, and the first kind with a matching pattern wins; a
 //! sentence that matches nothing is not a signal. The same rules are listed in
 //! `docs/company-data.md`; keep the two in step.
@@ -12,7 +12,7 @@ pub const RULES: [(SignalKind, &[&str]); 15] = [
     (
         SignalKind::LeadershipChange,
         &[
-            "appointed", "was named", "has been named", "were named", "resigned", "resignation of",
+            "appointed", "was named", "has been named", "were named", "resign*", "will resign",
             "will retire", "retired as", "stepped down", "step down", "will succeed", "succeeded",
             "successor to", "promoted to", "joined the company as", "joined us as",
         ],
@@ -20,15 +20,16 @@ pub const RULES: [(SignalKind, &[&str]); 15] = [
     (
         SignalKind::Acquisition,
         &[
-            "acquired", "to acquire", "completed the acquisition", "acquisition of", "acquisitions of",
+            "acquired", "to acquire", "completed the acquisition", "the acquisition of", "our acquisition of",
+            "its acquisition of", "acquisitions of",
             "merger agreement", "merged with", "agreement and plan of merger", "business combination with",
         ],
     ),
     (
         SignalKind::Divestiture,
         &[
-            "divest*", "spin off", "spun off", "spin-off", "completed the sale", "sold our",
-            "sale of our", "disposition of our", "agreed to sell", "separation of our",
+            "divest*", "spin off", "spun off", "spin-off", "completed the sale", "sold our _ business",
+            "sale of our _ business", "disposition of our", "agreed to sell", "separation of our",
         ],
     ),
     (
@@ -91,8 +92,8 @@ pub const RULES: [(SignalKind, &[&str]); 15] = [
     (
         SignalKind::Hiring,
         &[
-            "full-time employees", "employees worldwide", "we employed", "we had approximately",
-            "our workforce", "headcount", "hire*", "hiring", "recruit*", "employees located",
+            "full-time employees", "employees worldwide", "we employed", "approximately _ employees",
+            "approximately _ full-time", "our workforce", "headcount", "hiring", "recruit*", "employees located",
         ],
     ),
     (
@@ -120,9 +121,19 @@ pub const RULES: [(SignalKind, &[&str]); 15] = [
     ),
 ];
 
-/// Lowercase words of a sentence: letters, digits, `-` and `'` kept, everything else splits.
+/// Lowercase words of a sentence: letters, digits, `-` and `'` kept, everything else splits,
+/// except that `,` and `.` between digits stay inside a number ("12,000", "3.5").
 pub fn words(sentence: &str) -> Vec<String> {
-    sentence
+    let chars: Vec<char> = sentence.chars().collect();
+    let in_number = |i: usize| {
+        i > 0 && chars[i - 1].is_ascii_digit() && chars.get(i + 1).is_some_and(char::is_ascii_digit)
+    };
+    let joined: String = chars
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| if matches!(c, ',' | '.') && in_number(i) { '0' } else { c })
+        .collect();
+    joined
         .split(|c: char| !(c.is_alphanumeric() || c == '-' || c == '\'' || c == '\u{2019}'))
         .filter(|w| !w.is_empty())
         .map(|w| w.trim_matches(['-', '\'', '\u{2019}']).to_lowercase())
@@ -148,7 +159,7 @@ fn matches_pattern(words: &[String], pattern: &str) -> bool {
     words.windows(parts.len()).any(|window| {
         window.iter().zip(&parts).all(|(w, p)| match p.strip_suffix('*') {
             Some(prefix) => w.starts_with(prefix),
-            None => w == p,
+            None => *p == "_" || w == p,
         })
     })
 }
@@ -176,6 +187,7 @@ mod tests {
             ("We launched our next-generation platform in 2023.", "product"),
             ("We opened 42 new stores in Texas.", "expansion"),
             ("As of December 31, 2023, we had approximately 4,000 full-time employees.", "hiring"),
+            ("We employ approximately 12,500 employees in 30 countries.", "hiring"),
             ("Our products are subject to extensive regulation by the FDA.", "regulatory"),
             ("We expect capital expenditures to increase next year.", "outlook"),
             ("A cybersecurity incident could adversely affect our business.", "risk"),
@@ -193,6 +205,8 @@ mod tests {
         // "expand*" matches "expanded" but "expansive" is no pattern of another kind.
         assert_eq!(kind("We expanded our plant in Ohio."), Some("expansion"));
         assert_eq!(kind("Our company makes widgets in Ohio."), None);
+        assert_eq!(kind("We had approximately 2,100 issued patents."), None);
+        assert_eq!(kind("Financing requires acquisition of capital at reasonable rates."), None);
     }
 
     #[test]

@@ -8,7 +8,9 @@ use std::path::Path;
 
 use super::ExtractError;
 use super::manifest::{ManifestRow, read_gz};
-use super::text::{decode_bytes, looks_like_markup, markup_to_lines, normalise_whitespace, text_to_lines};
+use super::text::{decode_bytes, looks_like_markup, markup_to_lines, normalise_whitespace, text_to_lines,
+    wrapped_text_to_lines,
+};
 
 /// `<TYPE>`s inside a full submission that hold no prose (images, XBRL, archives).
 const NON_PROSE_TYPES: [&str; 7] = ["GRAPHIC", "ZIP", "EXCEL", "JSON", "XML", "PDF", "COVER"];
@@ -77,7 +79,7 @@ fn body_to_lines(body: &str, name: &str) -> Vec<String> {
     if looks_like_markup(body) {
         markup_to_lines(body, name.to_ascii_lowercase().ends_with(".xml") || body.trim_start().starts_with("<?xml"))
     } else {
-        text_to_lines(body)
+        wrapped_text_to_lines(body)
     }
 }
 
@@ -145,7 +147,7 @@ mod tests {
         assert_eq!((parts[0].doc_type.as_str(), parts[0].filename.as_str()), ("8-K", "d1.htm"));
         assert_eq!(parts[0].text.lines, vec!["We opened a plant."]);
         assert_eq!(parts[1].doc_type, "EX-21.1");
-        assert_eq!(parts[1].text.lines, vec!["Subsidiaries", "Foo LLC Delaware"]);
+        assert_eq!(parts[1].text.lines, vec!["Subsidiaries Foo LLC Delaware"]);
         assert!(is_sgml(SUBMISSION));
     }
 

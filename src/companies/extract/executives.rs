@@ -152,7 +152,7 @@ fn clip(line: &str, at: usize, len: usize) -> &str {
     if line.len() <= MAX_QUOTE {
         return line;
     }
-    let mut start = at.saturating_sub(60);
+    let mut start = at.saturating_sub(20);
     while !line.is_char_boundary(start) {
         start -= 1;
     }

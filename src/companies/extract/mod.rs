@@ -100,25 +100,65 @@ pub fn run(from: &Path, out: &Path, show_progress: bool) -> Result<ExtractReport
     let progress = progress_bar(tracked.len(), show_progress);
     let no_rows = Vec::new();
     let no_execs = Vec::new();
-    let mut report = ExtractReport { tracked: tracked.len(), ..ExtractReport::default() };
-    let mut companies: Vec<SeedCompany> = Vec::with_capacity(tracked.len());
-    for (cik, t) in &tracked {
-        let Built { company, dropped_quotes } = build(
+    let no_reference = reference::Reference::default();
+    let work: Vec<&registry::Tracked> = tracked.values().collect();
+    let build_one = |t: &&registry::Tracked| {
+        let built = build(
             from,
             t,
-            references.get(cik).unwrap_or(&reference::Reference::default()),
-            rows_by_cik.get(cik.as_str()).unwrap_or(&no_rows),
+            references.get(&t.cik).unwrap_or(&no_reference),
+            rows_by_cik.get(t.cik.as_str()).unwrap_or(&no_rows),
             &listed,
-            exec_records.get(cik).unwrap_or(&no_execs),
-        )?;
+            exec_records.get(&t.cik).unwrap_or(&no_execs),
+        );
+        progress.inc(1);
+        built
+    };
+    let built = build_in_parallel(&work, build_one)?;
+    let mut report = ExtractReport { tracked: tracked.len(), ..ExtractReport::default() };
+    let mut companies: Vec<SeedCompany> = Vec::with_capacity(built.len());
+    for Built { company, dropped_quotes } in built {
         count(&mut report, &company);
         report.dropped_quotes += dropped_quotes;
         companies.push(company);
-        progress.inc(1);
     }
     progress.finish_and_clear();
     write_atomically(out, &companies)?;
     Ok(report)
+}
+
+/// Builds every company on up to four threads; the result keeps the order of `work`, so
+/// the output does not depend on scheduling.
+fn build_in_parallel<T: Sync>(
+    work: &[T],
+    build_one: impl Fn(&T) -> Result<Built, ExtractError> + Sync,
+) -> Result<Vec<Built>, ExtractError> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 4);
+    let mut slots: Vec<Option<Result<Built, ExtractError>>> = Vec::new();
+    slots.resize_with(work.len(), || None);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|k| {
+                let build_one = &build_one;
+                scope.spawn(move || {
+                    (k..work.len())
+                        .step_by(threads)
+                        .map(|i| (i, build_one(&work[i])))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        for handle in handles {
+            match handle.join() {
+                Ok(done) => done.into_iter().for_each(|(i, b)| slots[i] = Some(b)),
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        }
+    });
+    slots
+        .into_iter()
+        .map(|s| s.unwrap_or_else(|| Err(ExtractError::Io(std::io::Error::other("a company was not built")))))
+        .collect()
 }
 
 fn count(report: &mut ExtractReport, c: &SeedCompany) {

@@ -3,7 +3,8 @@
 //! with a capital (or quote/bracket) and ends with `.`, refers to the company ("we",
 //! "our", "us", "the Company", or the first word of its name), is not boilerplate
 //! (forward-looking disclaimers, references to notes or exhibits, table lead-ins,
-//! assurances), is not a table row (few digits and dollar signs), holds no contact data
+//! assurances), is not hedged or negated unless it is a risk or outlook statement, is not
+//! a table row (few digits and dollar signs), holds no contact data
 //! and matches a classification rule. Quotes are slices of the document's own lines, so
 //! they are verbatim by construction; `rank` still verifies each before it is kept.
 
@@ -16,7 +17,9 @@ pub const MIN_CHARS: usize = 40;
 pub const MAX_CHARS: usize = 400;
 
 /// Phrases that mark a sentence as boilerplate; such sentences are never statements.
-const BOILERPLATE: [&str; 22] = [
+const BOILERPLATE: [&str; 24] = [
+    "assumes $100",
+    "reinvested",
     "forward-looking",
     "forward looking",
     "private securities litigation",
@@ -39,6 +42,13 @@ const BOILERPLATE: [&str; 22] = [
     "not historical",
     "this prospectus",
     "prospectus supplement",
+];
+
+/// Words that make a sentence conditional or negative; only risk and outlook statements
+/// may carry them, since a hedged "acquisition" or a denied "dividend" is no signal.
+const HEDGES: [&str; 13] = [
+    "may", "might", "could", "would", "if", "unable", "likely", "not", "no", "never", "cannot",
+    "neither", "whether",
 ];
 
 /// Past-tense verbs that mark a statement as news rather than description.
@@ -109,6 +119,10 @@ pub fn assess(sentence: &str, name_word: Option<&str>) -> Option<(SignalKind, i3
         return None;
     }
     let kind = classify(sentence)?;
+    let hedged = ws.iter().any(|w| HEDGES.contains(&w.as_str()));
+    if hedged && !matches!(kind, SignalKind::Risk | SignalKind::Outlook) {
+        return None;
+    }
     Some((kind, score(kind, sentence, &ws, &lower)))
 }
 
@@ -125,8 +139,8 @@ fn about_company(ws: &[String], lower: &str, name_word: Option<&str>) -> bool {
         || name_word.is_some_and(|n| ws.iter().any(|w| w == n))
 }
 
-/// Kind weight, plus concreteness (figures, years, action verbs), minus hedging and
-/// references to the report itself.
+/// Kind weight, plus concreteness (figures, years, action verbs), minus references to the
+/// report itself and length over 300 characters.
 fn score(kind: SignalKind, sentence: &str, ws: &[String], lower: &str) -> i32 {
     let mut score = i32::try_from(kind.weight()).unwrap_or(0);
     if sentence.chars().any(|c| c.is_ascii_digit()) {
@@ -137,9 +151,6 @@ fn score(kind: SignalKind, sentence: &str, ws: &[String], lower: &str) -> i32 {
     }
     if ws.iter().any(|w| ACTION_WORDS.contains(&w.as_str())) {
         score += 10;
-    }
-    if kind != SignalKind::Risk && ws.iter().any(|w| matches!(w.as_str(), "may" | "might" | "could")) {
-        score -= 15;
     }
     if lower.contains("form 10-k") || lower.contains("annual report") || lower.contains("form 10-q") {
         score -= 10;
@@ -171,6 +182,8 @@ mod tests {
             "The acquisition of Foo by Bar was completed after regulators approved the merger agreement.",
             "For questions about our expansion, call our investor line at (408) 996-1010 today.",
             "we expanded our plant in Ohio and added two production lines for new products.",
+            "We have not sold our retail business and do not plan to sell it this year.",
+            "If we raise capital, we may expand our plant in Ohio with new production lines.",
         ] {
             assert_eq!(assess(s, None), None, "{s}");
         }

@@ -80,6 +80,16 @@ pub fn markup_to_lines(markup: &str, xml: bool) -> Vec<String> {
     text_to_lines(&raw)
 }
 
+/// Plain text with hard-wrapped lines (old SGML documents) to paragraphs: lines are joined
+/// until a blank line.
+pub fn wrapped_text_to_lines(text: &str) -> Vec<String> {
+    text.split("\n\n")
+        .flat_map(|block| block.split("\r\n\r\n"))
+        .map(normalise_whitespace)
+        .filter(|l| !l.is_empty())
+        .collect()
+}
+
 /// Splits plain text into lines, normalising whitespace inside each and dropping blanks.
 pub fn text_to_lines(text: &str) -> Vec<String> {
     text.lines()
@@ -104,9 +114,16 @@ pub fn normalise_whitespace(s: &str) -> String {
     out
 }
 
-/// Appends `text` with character references decoded.
+/// Appends markup text content with character references decoded. Line breaks in the
+/// source are only whitespace in HTML, so they become spaces.
 fn push_decoded(out: &mut String, text: &str) {
-    let mut rest = text;
+    let owned;
+    let mut rest = if text.contains(['\n', '\r']) {
+        owned = text.replace(['\n', '\r'], " ");
+        owned.as_str()
+    } else {
+        text
+    };
     while let Some(amp) = rest.find('&') {
         out.push_str(&rest[..amp]);
         rest = &rest[amp..];
@@ -215,6 +232,12 @@ mod tests {
     fn xml_mode_keeps_element_values_on_separate_lines() {
         let xml = "<?xml version=\"1.0\"?><a><name>Adams Katherine L.</name><t>SVP</t></a>";
         assert_eq!(markup_to_lines(xml, true), vec!["Adams Katherine L.", "SVP"]);
+    }
+
+    #[test]
+    fn source_line_breaks_inside_a_paragraph_are_spaces() {
+        assert_eq!(markup_to_lines("<p>Silicon Valley,\nCA (April 16, 2025)</p>", false), vec!["Silicon Valley, CA (April 16, 2025)"]);
+        assert_eq!(wrapped_text_to_lines("We make\nchips.\n\nWe sell\r\nthem."), vec!["We make chips.", "We sell them."]);
     }
 
     #[test]

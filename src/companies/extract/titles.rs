@@ -59,7 +59,7 @@ pub fn clean_title(raw: &str, person: &str) -> Option<String> {
 pub fn clean_name(raw: &str) -> Option<String> {
     let name = raw.replace("/s/", " ");
     let name = name.split_whitespace().collect::<Vec<_>>().join(" ");
-    let name = name.trim_matches([',', '.', ' ']).to_owned();
+    let name = name.trim_matches([',', ' ']).to_owned();
     let letters = name.chars().filter(|c| c.is_alphabetic()).count();
     if letters < 4 || name.len() > 60 || name.chars().any(|c| c.is_ascii_digit() || c == '@') {
         return None;
