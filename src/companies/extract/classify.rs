@@ -99,7 +99,7 @@ pub const RULES: [(SignalKind, &[&str]); 15] = [
     (
         SignalKind::Regulatory,
         &[
-            "fda", "approval of", "regulatory approval*", "clearance", "antitrust", "consent decree",
+            "fda", "regulatory approval*", "approval from the", "clearance", "antitrust", "consent decree",
             "consent order", "department of justice", "federal trade commission", "epa", "regulated by",
             "subject to regulation", "subject to extensive regulation", "marketing authorization",
         ],
@@ -108,7 +108,7 @@ pub const RULES: [(SignalKind, &[&str]); 15] = [
         SignalKind::Outlook,
         &[
             "we expect", "we anticipate", "we plan to", "we intend to", "we aim to", "our goal is",
-            "guidance", "outlook", "we are targeting", "we target", "we remain committed",
+            "our guidance", "guidance for fiscal", "outlook", "we are targeting", "we target", "we remain committed",
         ],
     ),
     (

@@ -56,7 +56,9 @@ pub fn subsidiaries(doc: &DocText, url: &str, form: &str, filed: &str, accession
 
 /// One exhibit line as a subsidiary, if it names an entity.
 pub fn parse_line(line: &str) -> Option<Subsidiary> {
-    if line.len() > MAX_LINE || has_contact_data(line) || line.to_lowercase().starts_with("exhibit") {
+    let lower = line.to_lowercase();
+    let heading = lower.starts_with("exhibit") || lower.contains("subsidiaries") || lower.contains("jurisdiction");
+    if line.len() > MAX_LINE || heading || has_contact_data(line) {
         return None;
     }
     let (mut rest, jurisdiction) = match JURISDICTIONS.iter().find(|j| ends_with_word(line, j)) {
@@ -111,6 +113,7 @@ mod tests {
         assert_eq!(parse_line("Subsidiaries of the Registrant"), None);
         assert_eq!(parse_line("Name Jurisdiction of Incorporation"), None);
         assert_eq!(parse_line("Exhibit 21.1 Apple Inc."), None);
+        assert_eq!(parse_line("SUBSIDIARIES OF EXAMPLE WIDGETS CORP"), None);
     }
 
     #[test]
