@@ -6,7 +6,9 @@
 use std::path::{Path, PathBuf};
 
 fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
     for entry in entries.flatten() {
         let path = entry.path();
         if path.is_dir() {
@@ -23,10 +25,23 @@ fn emails(text: &str) -> Vec<String> {
     let word = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'.' | b'_' | b'%' | b'+' | b'-');
     let mut hits = Vec::new();
     for (at, _) in text.match_indices('@') {
-        let start = (0..at).rev().take_while(|&i| word(b[i])).last().unwrap_or(at);
-        let end = (at + 1..b.len()).take_while(|&i| word(b[i])).last().map_or(at + 1, |i| i + 1);
+        let start = (0..at)
+            .rev()
+            .take_while(|&i| word(b[i]))
+            .last()
+            .unwrap_or(at);
+        let end = (at + 1..b.len())
+            .take_while(|&i| word(b[i]))
+            .last()
+            .map_or(at + 1, |i| i + 1);
         let domain = text[at + 1..end].trim_end_matches('.');
-        if start < at && domain.contains('.') && domain.rsplit('.').next().is_some_and(|t| t.len() >= 2 && t.chars().all(|c| c.is_ascii_alphabetic())) {
+        if start < at
+            && domain.contains('.')
+            && domain
+                .rsplit('.')
+                .next()
+                .is_some_and(|t| t.len() >= 2 && t.chars().all(|c| c.is_ascii_alphabetic()))
+        {
             hits.push(text[start..end].to_owned());
         }
     }
@@ -96,5 +111,9 @@ fn no_file_under_seed_holds_an_email_or_phone_number() {
             }
         }
     }
-    assert!(leaks.is_empty(), "contact data in seed/:\n{}", leaks.join("\n"));
+    assert!(
+        leaks.is_empty(),
+        "contact data in seed/:\n{}",
+        leaks.join("\n")
+    );
 }

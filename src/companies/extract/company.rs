@@ -7,6 +7,7 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
+use super::ExtractError;
 use super::documents::{DocText, Loaded, load};
 use super::executives::{ExecRecord, executives};
 use super::manifest::ManifestRow;
@@ -15,7 +16,6 @@ use super::reference::Reference;
 use super::registry::Tracked;
 use super::statements::{candidates, name_word};
 use super::subsidiaries::subsidiaries;
-use super::ExtractError;
 use crate::companies::seed::{SeedCompany, Statement};
 use crate::domain::{Claim, Receipt};
 
@@ -65,20 +65,37 @@ pub fn build(
     let sources = load_sources(data_dir, rows, listed)?;
     let name = name_word(&tracked.legal_name);
     let mut all = Vec::new();
-    for (i, s) in sources.iter().enumerate().filter(|(_, s)| is_prose(&s.doc_type)) {
+    for (i, s) in sources
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| is_prose(&s.doc_type))
+    {
         all.extend(candidates(&s.text, i, name.as_deref()));
     }
-    let ranked = select(all, |doc| sources[doc].filed.clone(), |c| sources[c.doc].text.contains_verbatim(&c.quote));
+    let ranked = select(
+        all,
+        |doc| sources[doc].filed.clone(),
+        |c| sources[c.doc].text.contains_verbatim(&c.quote),
+    );
     let statements = ranked
         .kept
         .into_iter()
         .filter_map(|c| {
             let s = &sources[c.doc];
-            let receipt = Receipt::new(c.quote.clone(), &s.url, &s.form, &s.filed, &s.accession).ok()?;
-            Some(Claim::new(Statement { kind: c.kind, text: c.quote }, receipt))
+            let receipt =
+                Receipt::new(c.quote.clone(), &s.url, &s.form, &s.filed, &s.accession).ok()?;
+            Some(Claim::new(
+                Statement {
+                    kind: c.kind,
+                    text: c.quote,
+                },
+                receipt,
+            ))
         })
         .collect();
-    let execs = executives(exec_records, |url| sources.iter().find(|s| s.url == url).map(|s| &s.text));
+    let execs = executives(exec_records, |url| {
+        sources.iter().find(|s| s.url == url).map(|s| &s.text)
+    });
     let mut subs = Vec::new();
     for s in sources.iter().filter(|s| is_subsidiary_list(&s.doc_type)) {
         for claim in subsidiaries(&s.text, &s.url, &s.form, &s.filed, &s.accession) {
@@ -105,13 +122,23 @@ pub fn build(
 }
 
 /// Loads every quotable document of the company, newest filing first.
-fn load_sources(data_dir: &Path, rows: &[ManifestRow], listed: &BTreeSet<(String, String)>) -> Result<Vec<Source>, ExtractError> {
+fn load_sources(
+    data_dir: &Path,
+    rows: &[ManifestRow],
+    listed: &BTreeSet<(String, String)>,
+) -> Result<Vec<Source>, ExtractError> {
     let mut rows: Vec<&ManifestRow> = rows
         .iter()
         .filter(|r| r.quotable() && r.filed.len() == 10 && r.content_kind != "extracted-items")
-        .filter(|r| r.is_full_submission() || is_prose(&r.doc_type) || is_subsidiary_list(&r.doc_type))
+        .filter(|r| {
+            r.is_full_submission() || is_prose(&r.doc_type) || is_subsidiary_list(&r.doc_type)
+        })
         .collect();
-    rows.sort_by(|a, b| b.filed.cmp(&a.filed).then_with(|| a.local_path.cmp(&b.local_path)));
+    rows.sort_by(|a, b| {
+        b.filed
+            .cmp(&a.filed)
+            .then_with(|| a.local_path.cmp(&b.local_path))
+    });
     let mut sources = Vec::new();
     for row in rows {
         let source = |text, doc_type: &str| Source {
@@ -142,12 +169,26 @@ mod tests {
 
     #[test]
     fn prose_types_include_primary_documents_and_press_releases_only() {
-        for t in ["10-K", "10-K/A", "8-K", "EX-99.1", "424B5", "S-3ASR", "DEF 14A"] {
+        for t in [
+            "10-K", "10-K/A", "8-K", "EX-99.1", "424B5", "S-3ASR", "DEF 14A",
+        ] {
             assert!(is_prose(t), "{t}");
         }
-        for t in ["EX-23.1", "EX-5.1", "EX-10.1", "13F-HR", "4", "CORRESP", "filing-index"] {
+        for t in [
+            "EX-23.1",
+            "EX-5.1",
+            "EX-10.1",
+            "13F-HR",
+            "4",
+            "CORRESP",
+            "filing-index",
+        ] {
             assert!(!is_prose(t), "{t}");
         }
-        assert!(is_subsidiary_list("EX-21.1") && is_subsidiary_list("EX-22.1") && !is_subsidiary_list("EX-23"));
+        assert!(
+            is_subsidiary_list("EX-21.1")
+                && is_subsidiary_list("EX-22.1")
+                && !is_subsidiary_list("EX-23")
+        );
     }
 }

@@ -5,8 +5,27 @@
 
 /// Words that end the street part of an address ("100 Main Street").
 const STREET_WORDS: [&str; 22] = [
-    "street", "st", "avenue", "ave", "road", "rd", "boulevard", "blvd", "drive", "lane", "ln",
-    "way", "parkway", "pkwy", "place", "plaza", "court", "ct", "circle", "highway", "suite",
+    "street",
+    "st",
+    "avenue",
+    "ave",
+    "road",
+    "rd",
+    "boulevard",
+    "blvd",
+    "drive",
+    "lane",
+    "ln",
+    "way",
+    "parkway",
+    "pkwy",
+    "place",
+    "plaza",
+    "court",
+    "ct",
+    "circle",
+    "highway",
+    "suite",
     "floor",
 ];
 
@@ -27,7 +46,9 @@ pub fn has_email(text: &str) -> bool {
             .take_while(|c| c.is_ascii_alphanumeric() || *c == '.' || *c == '-')
             .collect();
         let domain = domain.trim_end_matches('.');
-        local_ok && domain.contains('.') && domain.rsplit('.').next().is_some_and(|tld| tld.len() >= 2)
+        local_ok
+            && domain.contains('.')
+            && domain.rsplit('.').next().is_some_and(|tld| tld.len() >= 2)
     })
 }
 
@@ -112,31 +133,49 @@ mod tests {
 
     #[test]
     fn emails_are_found() {
-        assert!(has_contact_data("Write to investor.relations@apple.com today."));
+        assert!(has_contact_data(
+            "Write to investor.relations@apple.com today."
+        ));
         assert!(!has_contact_data("Our handle is @apple on social media."));
         assert!(!has_contact_data("We sold 10 units @ $5 each."));
     }
 
     #[test]
     fn phone_numbers_are_found_in_common_layouts() {
-        for s in ["Call (408) 996-1010.", "Call 408-996-1010", "tel 408.996.1010", "+1 408 996 1010", "1-800-275-2273"] {
+        for s in [
+            "Call (408) 996-1010.",
+            "Call 408-996-1010",
+            "tel 408.996.1010",
+            "+1 408 996 1010",
+            "1-800-275-2273",
+        ] {
             assert!(has_phone(s), "{s}");
         }
     }
 
     #[test]
     fn dates_amounts_and_file_numbers_are_not_phones() {
-        for s in ["File No. 333-271850", "2023-2024", "$1,234,567,890", "CIK 0000320193", "12.345.6789"] {
+        for s in [
+            "File No. 333-271850",
+            "2023-2024",
+            "$1,234,567,890",
+            "CIK 0000320193",
+            "12.345.6789",
+        ] {
             assert!(!has_phone(s), "{s}");
         }
     }
 
     #[test]
     fn street_addresses_and_po_boxes_are_found() {
-        assert!(has_street_address("Our office is at 100 North Main Street, Dallas."));
+        assert!(has_street_address(
+            "Our office is at 100 North Main Street, Dallas."
+        ));
         assert!(has_street_address("Mail to P.O. Box 123."));
         assert!(has_street_address("2445 Technology Forest Blvd. Level 6"));
         assert!(!has_street_address("We operate 100 stores in 12 states."));
-        assert!(!has_street_address("We sell 3 products in a way customers like."));
+        assert!(!has_street_address(
+            "We sell 3 products in a way customers like."
+        ));
     }
 }

@@ -8,7 +8,8 @@ use std::path::Path;
 
 use super::ExtractError;
 use super::manifest::{ManifestRow, read_gz};
-use super::text::{decode_bytes, looks_like_markup, markup_to_lines, normalise_whitespace, text_to_lines,
+use super::text::{
+    decode_bytes, looks_like_markup, markup_to_lines, normalise_whitespace, text_to_lines,
     wrapped_text_to_lines,
 };
 
@@ -77,7 +78,10 @@ fn is_sgml(body: &str) -> bool {
 /// Markup or plain text to lines; `.xml` documents keep every element on its own line.
 fn body_to_lines(body: &str, name: &str) -> Vec<String> {
     if looks_like_markup(body) {
-        markup_to_lines(body, name.to_ascii_lowercase().ends_with(".xml") || body.trim_start().starts_with("<?xml"))
+        markup_to_lines(
+            body,
+            name.to_ascii_lowercase().ends_with(".xml") || body.trim_start().starts_with("<?xml"),
+        )
     } else {
         wrapped_text_to_lines(body)
     }
@@ -106,7 +110,11 @@ pub fn split_submission(body: &str) -> Vec<SgmlPart> {
             continue; // uuencoded binary
         }
         let text = DocText::from_lines(body_to_lines(text, &filename));
-        parts.push(SgmlPart { doc_type, filename, text });
+        parts.push(SgmlPart {
+            doc_type,
+            filename,
+            text,
+        });
     }
     parts
 }
@@ -123,7 +131,8 @@ fn sgml_value(doc: &str, tag: &str) -> String {
 
 /// 10-K item JSON (`item1`, `item1a`, `item7`, `item7a`) to lines, items in that order.
 fn items_to_lines(body: &str, path: &Path) -> Result<Vec<String>, ExtractError> {
-    let value: serde_json::Value = serde_json::from_str(body).map_err(|e| ExtractError::json(path, e))?;
+    let value: serde_json::Value =
+        serde_json::from_str(body).map_err(|e| ExtractError::json(path, e))?;
     Ok(["item1", "item1a", "item7", "item7a"]
         .iter()
         .filter_map(|k| value.get(k).and_then(|v| v.as_str()))
@@ -144,7 +153,10 @@ mod tests {
     fn a_full_submission_splits_into_prose_documents() {
         let parts = split_submission(SUBMISSION);
         assert_eq!(parts.len(), 2);
-        assert_eq!((parts[0].doc_type.as_str(), parts[0].filename.as_str()), ("8-K", "d1.htm"));
+        assert_eq!(
+            (parts[0].doc_type.as_str(), parts[0].filename.as_str()),
+            ("8-K", "d1.htm")
+        );
         assert_eq!(parts[0].text.lines, vec!["We opened a plant."]);
         assert_eq!(parts[1].doc_type, "EX-21.1");
         assert_eq!(parts[1].text.lines, vec!["Subsidiaries Foo LLC Delaware"]);
@@ -153,10 +165,16 @@ mod tests {
 
     #[test]
     fn verbatim_check_refuses_a_quote_that_is_not_in_the_text() {
-        let doc = DocText::from_lines(vec!["We opened  a plant in Ohio.".into(), "It employs 300 people.".into()]);
+        let doc = DocText::from_lines(vec![
+            "We opened  a plant in Ohio.".into(),
+            "It employs 300 people.".into(),
+        ]);
         assert!(doc.contains_verbatim("We opened a plant in Ohio. It employs"));
         assert!(!doc.contains_verbatim("We opened a plant in Texas."));
-        assert!(!doc.contains_verbatim("We  opened a plant"), "quotes must themselves be normalised");
+        assert!(
+            !doc.contains_verbatim("We  opened a plant"),
+            "quotes must themselves be normalised"
+        );
         assert!(!doc.contains_verbatim(""));
     }
 

@@ -47,7 +47,9 @@ pub fn read_manifest(data_dir: &Path) -> Result<Vec<ManifestRow>, ExtractError> 
     let mut rows = Vec::new();
     for row in reader.deserialize::<ManifestRow>() {
         let mut row = row.map_err(|e| ExtractError::csv(&path, e))?;
-        let Some(cik) = normalise_cik(&row.cik) else { continue };
+        let Some(cik) = normalise_cik(&row.cik) else {
+            continue;
+        };
         row.cik = cik;
         row.form = clean_form(&row.form);
         if row.filed.is_empty()
@@ -75,7 +77,11 @@ pub fn filing_dates(data_dir: &Path) -> Result<BTreeMap<String, String>, Extract
     let recent = data_dir.join("filings/submissions_recent_filings.csv.gz");
     if recent.exists() {
         let bytes = read_gz(&recent)?;
-        collect_dates(Ok(csv::Reader::from_reader(bytes.as_slice())), &recent, &mut dates)?;
+        collect_dates(
+            Ok(csv::Reader::from_reader(bytes.as_slice())),
+            &recent,
+            &mut dates,
+        )?;
     }
     Ok(dates)
 }

@@ -35,24 +35,42 @@ pub enum ExtractError {
     #[error("{0}")]
     Io(#[from] std::io::Error),
     #[error("reading {path}: {source}")]
-    Read { path: PathBuf, source: std::io::Error },
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     #[error("reading {path}: {source}")]
     Csv { path: PathBuf, source: csv::Error },
     #[error("reading {path}: {source}")]
-    Json { path: PathBuf, source: serde_json::Error },
+    Json {
+        path: PathBuf,
+        source: serde_json::Error,
+    },
     #[error("writing {path}: {source}")]
-    Write { path: PathBuf, source: std::io::Error },
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
 }
 
 impl ExtractError {
     pub(crate) fn io(path: &Path, source: std::io::Error) -> Self {
-        Self::Read { path: path.to_owned(), source }
+        Self::Read {
+            path: path.to_owned(),
+            source,
+        }
     }
     pub(crate) fn csv(path: &Path, source: csv::Error) -> Self {
-        Self::Csv { path: path.to_owned(), source }
+        Self::Csv {
+            path: path.to_owned(),
+            source,
+        }
     }
     pub(crate) fn json(path: &Path, source: serde_json::Error) -> Self {
-        Self::Json { path: path.to_owned(), source }
+        Self::Json {
+            path: path.to_owned(),
+            source,
+        }
     }
 }
 
@@ -91,10 +109,16 @@ pub fn run(from: &Path, out: &Path, show_progress: bool) -> Result<ExtractReport
     let tracked = registry::read_tracked(from)?;
     let references = reference::resolve(from, &tracked)?;
     let manifest = manifest::read_manifest(from)?;
-    let listed: BTreeSet<(String, String)> = manifest.iter().map(|r| (r.accession.clone(), r.document.clone())).collect();
+    let listed: BTreeSet<(String, String)> = manifest
+        .iter()
+        .map(|r| (r.accession.clone(), r.document.clone()))
+        .collect();
     let mut rows_by_cik: BTreeMap<&str, Vec<ManifestRow>> = BTreeMap::new();
     for row in &manifest {
-        rows_by_cik.entry(row.cik.as_str()).or_default().push(row.clone());
+        rows_by_cik
+            .entry(row.cik.as_str())
+            .or_default()
+            .push(row.clone());
     }
     let exec_records = executives::read_records(from)?;
     let progress = progress_bar(tracked.len(), show_progress);
@@ -115,9 +139,16 @@ pub fn run(from: &Path, out: &Path, show_progress: bool) -> Result<ExtractReport
         built
     };
     let built = build_in_parallel(&work, build_one)?;
-    let mut report = ExtractReport { tracked: tracked.len(), ..ExtractReport::default() };
+    let mut report = ExtractReport {
+        tracked: tracked.len(),
+        ..ExtractReport::default()
+    };
     let mut companies: Vec<SeedCompany> = Vec::with_capacity(built.len());
-    for Built { company, dropped_quotes } in built {
+    for Built {
+        company,
+        dropped_quotes,
+    } in built
+    {
         count(&mut report, &company);
         report.dropped_quotes += dropped_quotes;
         companies.push(company);
@@ -133,7 +164,9 @@ fn build_in_parallel<T: Sync>(
     work: &[T],
     build_one: impl Fn(&T) -> Result<Built, ExtractError> + Sync,
 ) -> Result<Vec<Built>, ExtractError> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 4);
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, 4);
     let mut slots: Vec<Option<Result<Built, ExtractError>>> = Vec::new();
     slots.resize_with(work.len(), || None);
     std::thread::scope(|scope| {
@@ -157,7 +190,13 @@ fn build_in_parallel<T: Sync>(
     });
     slots
         .into_iter()
-        .map(|s| s.unwrap_or_else(|| Err(ExtractError::Io(std::io::Error::other("a company was not built")))))
+        .map(|s| {
+            s.unwrap_or_else(|| {
+                Err(ExtractError::Io(std::io::Error::other(
+                    "a company was not built",
+                )))
+            })
+        })
         .collect()
 }
 
@@ -195,7 +234,10 @@ fn write_atomically(out: &Path, companies: &[SeedCompany]) -> Result<(), Extract
     let file = std::fs::File::create(&tmp).map_err(write_err(&tmp))?;
     let mut writer = BufWriter::new(file);
     write_companies(&mut writer, companies).map_err(write_err(&tmp))?;
-    let file = writer.into_inner().map_err(|e| ExtractError::Write { path: tmp.clone(), source: e.into_error() })?;
+    let file = writer.into_inner().map_err(|e| ExtractError::Write {
+        path: tmp.clone(),
+        source: e.into_error(),
+    })?;
     file.sync_all().map_err(write_err(&tmp))?;
     std::fs::rename(&tmp, &target).map_err(write_err(&target))?;
     Ok(())

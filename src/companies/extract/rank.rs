@@ -32,7 +32,11 @@ pub fn select(
     filed_of: impl Fn(usize) -> String,
     mut verify: impl FnMut(&Candidate) -> bool,
 ) -> Ranked {
-    let newest_year = candidates.iter().map(|c| year(&filed_of(c.doc))).max().unwrap_or(0);
+    let newest_year = candidates
+        .iter()
+        .map(|c| year(&filed_of(c.doc)))
+        .max()
+        .unwrap_or(0);
     for c in &mut candidates {
         c.score -= POINTS_PER_YEAR * (newest_year - year(&filed_of(c.doc))).max(0);
     }
@@ -66,7 +70,11 @@ pub fn select(
             ranked.kept.push(c.clone());
         }
     }
-    ranked.kept.sort_by(|a, b| b.score.cmp(&a.score).then_with(|| (a.doc, a.position).cmp(&(b.doc, b.position))));
+    ranked.kept.sort_by(|a, b| {
+        b.score
+            .cmp(&a.score)
+            .then_with(|| (a.doc, a.position).cmp(&(b.doc, b.position)))
+    });
     ranked
 }
 
@@ -89,11 +97,21 @@ mod tests {
     use super::*;
 
     fn cand(kind: SignalKind, quote: &str, score: i32, doc: usize) -> Candidate {
-        Candidate { kind, quote: quote.into(), score, doc, position: 0 }
+        Candidate {
+            kind,
+            quote: quote.into(),
+            score,
+            doc,
+            position: 0,
+        }
     }
 
     fn filed(doc: usize) -> String {
-        ["2023-02-01", "2021-02-01"].get(doc).copied().unwrap_or("2020-01-01").to_owned()
+        ["2023-02-01", "2021-02-01"]
+            .get(doc)
+            .copied()
+            .unwrap_or("2020-01-01")
+            .to_owned()
     }
 
     #[test]
@@ -109,16 +127,34 @@ mod tests {
 
     #[test]
     fn every_kind_gets_its_best_statement_before_any_kind_gets_a_second() {
-        let mut c: Vec<Candidate> = (0..20).map(|i| cand(SignalKind::Acquisition, &format!("acq {}", "x".repeat(i)), 200 - i as i32, 0)).collect();
+        let mut c: Vec<Candidate> = (0..20)
+            .map(|i| {
+                cand(
+                    SignalKind::Acquisition,
+                    &format!("acq {}", "x".repeat(i)),
+                    200 - i as i32,
+                    0,
+                )
+            })
+            .collect();
         c.push(cand(SignalKind::Risk, "risk one", 10, 0));
         let r = select(c, filed, |_| true);
         assert!(r.kept.iter().any(|k| k.kind == SignalKind::Risk));
-        assert_eq!(r.kept.iter().filter(|k| k.kind == SignalKind::Acquisition).count(), PER_KIND);
+        assert_eq!(
+            r.kept
+                .iter()
+                .filter(|k| k.kind == SignalKind::Acquisition)
+                .count(),
+            PER_KIND
+        );
     }
 
     #[test]
     fn a_candidate_failing_verification_is_dropped_and_counted() {
-        let c = vec![cand(SignalKind::Product, "We launched X.", 90, 0), cand(SignalKind::Product, "We launched Y.", 80, 0)];
+        let c = vec![
+            cand(SignalKind::Product, "We launched X.", 90, 0),
+            cand(SignalKind::Product, "We launched Y.", 80, 0),
+        ];
         let r = select(c, filed, |c| c.quote != "We launched X.");
         assert_eq!(r.dropped, 1);
         assert_eq!(r.kept.len(), 1);
@@ -127,7 +163,10 @@ mod tests {
 
     #[test]
     fn older_filings_lose_points() {
-        let c = vec![cand(SignalKind::Product, "Old launch news.", 90, 1), cand(SignalKind::Product, "New launch news.", 85, 0)];
+        let c = vec![
+            cand(SignalKind::Product, "Old launch news.", 90, 1),
+            cand(SignalKind::Product, "New launch news.", 85, 0),
+        ];
         let r = select(c, filed, |_| true);
         assert_eq!(r.kept[0].quote, "New launch news.");
     }

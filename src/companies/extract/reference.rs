@@ -45,10 +45,14 @@ pub fn resolve(
         .map(|c| {
             let keys: Vec<String> = c.tickers.iter().map(|t| ticker_key(t)).collect();
             let by_ticker = |table: &ByTicker| keys.iter().find_map(|k| table.get(k)).cloned();
-            let domain = [by_ticker(&t.fd_website), by_ticker(&t.pyt_website), t.v1_website.get(&c.cik).cloned()]
-                .into_iter()
-                .flatten()
-                .find_map(|w| registrable_domain(&w));
+            let domain = [
+                by_ticker(&t.fd_website),
+                by_ticker(&t.pyt_website),
+                t.v1_website.get(&c.cik).cloned(),
+            ]
+            .into_iter()
+            .flatten()
+            .find_map(|w| registrable_domain(&w));
             let sector = [
                 by_ticker(&t.fd_sector),
                 t.sp500_sector.get(&c.cik).cloned(),
@@ -69,7 +73,10 @@ pub fn registrable_domain(website: &str) -> Option<String> {
     let w = website.trim().to_ascii_lowercase();
     let w = w.split_once("://").map_or(w.as_str(), |(_, rest)| rest);
     let host = w.split(['/', '?', '#', ':']).next()?.trim_end_matches('.');
-    if host.is_empty() || !host.contains('.') || host.contains(|c: char| c.is_whitespace() || c == '@') {
+    if host.is_empty()
+        || !host.contains('.')
+        || host.contains(|c: char| c.is_whitespace() || c == '@')
+    {
         return None;
     }
     psl::domain_str(host).map(str::to_owned)
@@ -88,10 +95,16 @@ fn read_tables(dir: &Path) -> Result<Tables, ExtractError> {
         }
     }
     for row in read_csv(&dir.join("reference/stocks_usa.csv"))? {
-        insert_first(&mut t.mt_sector, &ticker_key(field(&row, "ticker")), field(&row, "category name"));
+        insert_first(
+            &mut t.mt_sector,
+            &ticker_key(field(&row, "ticker")),
+            field(&row, "category name"),
+        );
     }
     for row in read_csv(&dir.join("reference/financedatabase_v1_us_websites.csv"))? {
-        let Some(cik) = normalise_cik(field(&row, "cik")) else { continue };
+        let Some(cik) = normalise_cik(field(&row, "cik")) else {
+            continue;
+        };
         if field(&row, "name_match") == "yes" {
             insert_first(&mut t.v1_website, &cik, field(&row, "website"));
             insert_first(&mut t.v1_sector, &cik, field(&row, "sector"));
@@ -106,12 +119,18 @@ fn read_index_companies(dir: &Path, t: &mut Tables) -> Result<(), ExtractError> 
     let path = dir.join("reference/us_index_companies.json");
     let entries: Vec<serde_json::Value> = read_json(&path)?;
     for e in &entries {
-        let Some(symbol) = e.get("symbol").and_then(|s| s.as_str()) else { continue };
+        let Some(symbol) = e.get("symbol").and_then(|s| s.as_str()) else {
+            continue;
+        };
         let key = ticker_key(symbol);
         if let Some(w) = e.pointer("/metadata/website").and_then(|w| w.as_str()) {
             insert_first(&mut t.pyt_website, &key, w);
         }
-        let sector = e.get("industries").and_then(|i| i.as_array()).and_then(|i| i.last()).and_then(|s| s.as_str());
+        let sector = e
+            .get("industries")
+            .and_then(|i| i.as_array())
+            .and_then(|i| i.last())
+            .and_then(|s| s.as_str());
         if let Some(s) = sector {
             insert_first(&mut t.pyt_sector, &key, s);
         }
@@ -123,7 +142,8 @@ fn read_index_companies(dir: &Path, t: &mut Tables) -> Result<(), ExtractError> 
 fn insert_first(map: &mut BTreeMap<String, String>, key: &str, value: &str) {
     let value = value.trim();
     if !key.is_empty() && !value.is_empty() {
-        map.entry(key.to_owned()).or_insert_with(|| value.to_owned());
+        map.entry(key.to_owned())
+            .or_insert_with(|| value.to_owned());
     }
 }
 
@@ -152,10 +172,19 @@ mod tests {
 
     #[test]
     fn websites_become_registrable_domains() {
-        assert_eq!(registrable_domain("http://www.agilent.com").as_deref(), Some("agilent.com"));
-        assert_eq!(registrable_domain("https://investor.Apple.com/x?y").as_deref(), Some("apple.com"));
+        assert_eq!(
+            registrable_domain("http://www.agilent.com").as_deref(),
+            Some("agilent.com")
+        );
+        assert_eq!(
+            registrable_domain("https://investor.Apple.com/x?y").as_deref(),
+            Some("apple.com")
+        );
         assert_eq!(registrable_domain("3m.com").as_deref(), Some("3m.com"));
-        assert_eq!(registrable_domain("www.bbc.co.uk:443").as_deref(), Some("bbc.co.uk"));
+        assert_eq!(
+            registrable_domain("www.bbc.co.uk:443").as_deref(),
+            Some("bbc.co.uk")
+        );
         assert_eq!(registrable_domain("n/a"), None);
         assert_eq!(registrable_domain(""), None);
     }

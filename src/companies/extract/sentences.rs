@@ -7,10 +7,10 @@
 
 /// Words that end with a period without ending the sentence.
 const ABBREVIATIONS: [&str; 44] = [
-    "inc", "corp", "co", "ltd", "llc", "plc", "l.p", "lp", "n.a", "s.a", "no", "nos", "mr",
-    "mrs", "ms", "dr", "jr", "sr", "st", "vs", "etc", "e.g", "i.e", "approx", "u.s", "u.k",
-    "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "fig",
-    "v", "ph.d", "u.s.a", "s.p.a", "n.v",
+    "inc", "corp", "co", "ltd", "llc", "plc", "l.p", "lp", "n.a", "s.a", "no", "nos", "mr", "mrs",
+    "ms", "dr", "jr", "sr", "st", "vs", "etc", "e.g", "i.e", "approx", "u.s", "u.k", "jan", "feb",
+    "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "fig", "v", "ph.d",
+    "u.s.a", "s.p.a", "n.v",
 ];
 
 /// Words after an abbreviation that show a new sentence has started anyway.
@@ -47,7 +47,8 @@ fn split_item<'a>(item: &'a str, out: &mut Vec<&'a str>) {
         let Some(&(_, next)) = chars.get(end + 1) else {
             continue;
         };
-        if !(next.is_uppercase() || next.is_ascii_digit() || matches!(next, '"' | '\u{201c}' | '(')) {
+        if !(next.is_uppercase() || next.is_ascii_digit() || matches!(next, '"' | '\u{201c}' | '('))
+        {
             continue;
         }
         let next_word = next_word(item, chars[end + 1].0);
@@ -124,7 +125,9 @@ mod tests {
     #[test]
     fn numbers_and_no_abbreviation_stay_whole() {
         assert_eq!(
-            split_sentences("Revenue grew 3.5% to $1.2 billion under Agreement No. 4 in 2023. Next."),
+            split_sentences(
+                "Revenue grew 3.5% to $1.2 billion under Agreement No. 4 in 2023. Next."
+            ),
             vec![
                 "Revenue grew 3.5% to $1.2 billion under Agreement No. 4 in 2023.",
                 "Next."

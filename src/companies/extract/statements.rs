@@ -53,14 +53,40 @@ const HEDGES: [&str; 13] = [
 
 /// Past-tense verbs that mark a statement as news rather than description.
 const ACTION_WORDS: [&str; 14] = [
-    "completed", "announced", "launched", "acquired", "opened", "signed", "entered", "introduced",
-    "appointed", "agreed", "closed", "expanded", "began", "named",
+    "completed",
+    "announced",
+    "launched",
+    "acquired",
+    "opened",
+    "signed",
+    "entered",
+    "introduced",
+    "appointed",
+    "agreed",
+    "closed",
+    "expanded",
+    "began",
+    "named",
 ];
 
 /// Words in a company name too common to identify it in a sentence.
 const GENERIC_NAME_WORDS: [&str; 16] = [
-    "american", "first", "united", "national", "general", "international", "global", "new", "the",
-    "bank", "energy", "capital", "financial", "group", "holdings", "trust",
+    "american",
+    "first",
+    "united",
+    "national",
+    "general",
+    "international",
+    "global",
+    "new",
+    "the",
+    "bank",
+    "energy",
+    "capital",
+    "financial",
+    "group",
+    "holdings",
+    "trust",
 ];
 
 /// A classified, scored sentence and where it stands.
@@ -93,7 +119,13 @@ pub fn candidates(text: &DocText, doc: usize, name_word: Option<&str>) -> Vec<Ca
         for sentence in super::sentences::split_sentences(line) {
             position += 1;
             if let Some((kind, score)) = assess(sentence, name_word) {
-                out.push(Candidate { kind, quote: sentence.to_owned(), score, doc, position });
+                out.push(Candidate {
+                    kind,
+                    quote: sentence.to_owned(),
+                    score,
+                    doc,
+                    position,
+                });
             }
         }
     }
@@ -111,7 +143,10 @@ pub fn assess(sentence: &str, name_word: Option<&str>) -> Option<(SignalKind, i3
         return None;
     }
     let lower = sentence.to_lowercase();
-    if BOILERPLATE.iter().any(|b| lower.contains(b)) || looks_tabular(sentence) || has_contact_data(sentence) {
+    if BOILERPLATE.iter().any(|b| lower.contains(b))
+        || looks_tabular(sentence)
+        || has_contact_data(sentence)
+    {
         return None;
     }
     let ws = words(sentence);
@@ -130,7 +165,10 @@ pub fn assess(sentence: &str, name_word: Option<&str>) -> Option<(SignalKind, i3
 fn looks_tabular(sentence: &str) -> bool {
     let digits = sentence.chars().filter(char::is_ascii_digit).count();
     let dollars = sentence.matches('$').count();
-    digits * 100 > sentence.len() * 15 || dollars > 4 || sentence.contains("  ") || sentence.contains(" | ")
+    digits * 100 > sentence.len() * 15
+        || dollars > 4
+        || sentence.contains("  ")
+        || sentence.contains(" | ")
 }
 
 fn about_company(ws: &[String], lower: &str, name_word: Option<&str>) -> bool {
@@ -146,13 +184,18 @@ fn score(kind: SignalKind, sentence: &str, ws: &[String], lower: &str) -> i32 {
     if sentence.chars().any(|c| c.is_ascii_digit()) {
         score += 10;
     }
-    if ws.iter().any(|w| w.len() == 4 && (w.starts_with("19") || w.starts_with("20")) && w.chars().all(|c| c.is_ascii_digit())) {
+    if ws.iter().any(|w| {
+        w.len() == 4
+            && (w.starts_with("19") || w.starts_with("20"))
+            && w.chars().all(|c| c.is_ascii_digit())
+    }) {
         score += 5;
     }
     if ws.iter().any(|w| ACTION_WORDS.contains(&w.as_str())) {
         score += 10;
     }
-    if lower.contains("form 10-k") || lower.contains("annual report") || lower.contains("form 10-q") {
+    if lower.contains("form 10-k") || lower.contains("annual report") || lower.contains("form 10-q")
+    {
         score -= 10;
     }
     if sentence.len() > 300 {

@@ -14,37 +14,133 @@ pub const PER_COMPANY: usize = 100;
 const MAX_LINE: usize = 150;
 
 const ENTITY_WORDS: [&str; 27] = [
-    "inc", "llc", "l.l.c", "ltd", "limited", "corp", "corporation", "company", "co", "l.p", "lp",
-    "gmbh", "b.v", "bv", "s.a", "n.v", "ag", "plc", "pty", "trust", "holdings", "s.l", "s.p.a",
-    "sas", "s.a.s", "k.k", "llp",
+    "inc",
+    "llc",
+    "l.l.c",
+    "ltd",
+    "limited",
+    "corp",
+    "corporation",
+    "company",
+    "co",
+    "l.p",
+    "lp",
+    "gmbh",
+    "b.v",
+    "bv",
+    "s.a",
+    "n.v",
+    "ag",
+    "plc",
+    "pty",
+    "trust",
+    "holdings",
+    "s.l",
+    "s.p.a",
+    "sas",
+    "s.a.s",
+    "k.k",
+    "llp",
 ];
 
 const ROLE_WORDS: [&str; 4] = ["issuer", "guarantor", "co-issuer", "parent"];
 
 /// Jurisdictions recognised at the end of a line (longest first where one contains another).
 const JURISDICTIONS: [&str; 72] = [
-    "British Virgin Islands", "Cayman Islands", "England and Wales", "United Kingdom", "United States",
-    "District of Columbia", "Puerto Rico", "Hong Kong", "New Zealand", "South Africa", "South Korea",
-    "Isle of Man", "New Hampshire", "New Jersey", "New Mexico", "New York", "North Carolina",
-    "North Dakota", "South Carolina", "South Dakota", "Rhode Island", "West Virginia", "Alabama",
-    "Alaska", "Arizona", "Arkansas", "California", "Colorado", "Connecticut", "Delaware", "Florida",
-    "Georgia", "Hawaii", "Idaho", "Illinois", "Indiana", "Iowa", "Kansas", "Kentucky", "Louisiana",
-    "Maine", "Maryland", "Massachusetts", "Michigan", "Minnesota", "Mississippi", "Missouri",
-    "Montana", "Nebraska", "Nevada", "Ohio", "Oklahoma", "Oregon", "Pennsylvania", "Tennessee",
-    "Texas", "Utah", "Vermont", "Virginia", "Washington", "Wisconsin", "Wyoming", "Canada",
-    "Bermuda", "Ireland", "Netherlands", "Luxembourg", "Germany", "France", "Japan", "China",
+    "British Virgin Islands",
+    "Cayman Islands",
+    "England and Wales",
+    "United Kingdom",
+    "United States",
+    "District of Columbia",
+    "Puerto Rico",
+    "Hong Kong",
+    "New Zealand",
+    "South Africa",
+    "South Korea",
+    "Isle of Man",
+    "New Hampshire",
+    "New Jersey",
+    "New Mexico",
+    "New York",
+    "North Carolina",
+    "North Dakota",
+    "South Carolina",
+    "South Dakota",
+    "Rhode Island",
+    "West Virginia",
+    "Alabama",
+    "Alaska",
+    "Arizona",
+    "Arkansas",
+    "California",
+    "Colorado",
+    "Connecticut",
+    "Delaware",
+    "Florida",
+    "Georgia",
+    "Hawaii",
+    "Idaho",
+    "Illinois",
+    "Indiana",
+    "Iowa",
+    "Kansas",
+    "Kentucky",
+    "Louisiana",
+    "Maine",
+    "Maryland",
+    "Massachusetts",
+    "Michigan",
+    "Minnesota",
+    "Mississippi",
+    "Missouri",
+    "Montana",
+    "Nebraska",
+    "Nevada",
+    "Ohio",
+    "Oklahoma",
+    "Oregon",
+    "Pennsylvania",
+    "Tennessee",
+    "Texas",
+    "Utah",
+    "Vermont",
+    "Virginia",
+    "Washington",
+    "Wisconsin",
+    "Wyoming",
+    "Canada",
+    "Bermuda",
+    "Ireland",
+    "Netherlands",
+    "Luxembourg",
+    "Germany",
+    "France",
+    "Japan",
+    "China",
     "Singapore",
 ];
 
 /// Subsidiaries listed in an exhibit, each receipted by its line.
-pub fn subsidiaries(doc: &DocText, url: &str, form: &str, filed: &str, accession: &str) -> Vec<Claim<Subsidiary>> {
+pub fn subsidiaries(
+    doc: &DocText,
+    url: &str,
+    form: &str,
+    filed: &str,
+    accession: &str,
+) -> Vec<Claim<Subsidiary>> {
     let mut out: Vec<Claim<Subsidiary>> = Vec::new();
     for line in &doc.lines {
         if out.len() >= PER_COMPANY {
             break;
         }
-        let Some(sub) = parse_line(line) else { continue };
-        if out.iter().any(|c| c.value().name.eq_ignore_ascii_case(&sub.name)) {
+        let Some(sub) = parse_line(line) else {
+            continue;
+        };
+        if out
+            .iter()
+            .any(|c| c.value().name.eq_ignore_ascii_case(&sub.name))
+        {
             continue;
         }
         if let Ok(receipt) = Receipt::new(line.clone(), url, form, filed, accession) {
@@ -57,12 +153,17 @@ pub fn subsidiaries(doc: &DocText, url: &str, form: &str, filed: &str, accession
 /// One exhibit line as a subsidiary, if it names an entity.
 pub fn parse_line(line: &str) -> Option<Subsidiary> {
     let lower = line.to_lowercase();
-    let heading = lower.starts_with("exhibit") || lower.contains("subsidiaries") || lower.contains("jurisdiction");
+    let heading = lower.starts_with("exhibit")
+        || lower.contains("subsidiaries")
+        || lower.contains("jurisdiction");
     if line.len() > MAX_LINE || heading || has_contact_data(line) {
         return None;
     }
     let (mut rest, jurisdiction) = match JURISDICTIONS.iter().find(|j| ends_with_word(line, j)) {
-        Some(j) => (line[..line.len() - j.len()].trim_end(), Some((*j).to_owned())),
+        Some(j) => (
+            line[..line.len() - j.len()].trim_end(),
+            Some((*j).to_owned()),
+        ),
         None => (line, None),
     };
     loop {
@@ -75,12 +176,19 @@ pub fn parse_line(line: &str) -> Option<Subsidiary> {
             break;
         }
     }
-    let name = rest.trim_start_matches(|c: char| c.is_ascii_digit() || matches!(c, '.' | ' ' | '-' | '\u{2022}')).trim();
+    let name = rest
+        .trim_start_matches(|c: char| {
+            c.is_ascii_digit() || matches!(c, '.' | ' ' | '-' | '\u{2022}')
+        })
+        .trim();
     let has_entity_word = name
         .split([' ', ','])
         .any(|w| ENTITY_WORDS.contains(&w.trim_end_matches('.').to_lowercase().as_str()));
     (has_entity_word && name.len() >= 4 && name.chars().next().is_some_and(char::is_alphanumeric))
-        .then(|| Subsidiary { name: name.to_owned(), jurisdiction })
+        .then(|| Subsidiary {
+            name: name.to_owned(),
+            jurisdiction,
+        })
 }
 
 fn ends_with_word(line: &str, word: &str) -> bool {
@@ -97,15 +205,27 @@ mod tests {
     #[test]
     fn exhibit_rows_become_named_subsidiaries_with_jurisdictions() {
         let s = parse_line("Apple Operations International Limited Ireland");
-        assert_eq!(s.map(|s| (s.name, s.jurisdiction)), Some(("Apple Operations International Limited".into(), Some("Ireland".into()))));
+        assert_eq!(
+            s.map(|s| (s.name, s.jurisdiction)),
+            Some((
+                "Apple Operations International Limited".into(),
+                Some("Ireland".into())
+            ))
+        );
         let s = parse_line("Braeburn Capital, Inc. Nevada");
-        assert_eq!(s.map(|s| (s.name, s.jurisdiction)), Some(("Braeburn Capital, Inc.".into(), Some("Nevada".into()))));
+        assert_eq!(
+            s.map(|s| (s.name, s.jurisdiction)),
+            Some(("Braeburn Capital, Inc.".into(), Some("Nevada".into())))
+        );
     }
 
     #[test]
     fn guarantor_rows_lose_their_role_word() {
         let s = parse_line("Thomson Reuters (Tax & Accounting) Inc. Guarantor");
-        assert_eq!(s.map(|s| s.name), Some("Thomson Reuters (Tax & Accounting) Inc.".into()));
+        assert_eq!(
+            s.map(|s| s.name),
+            Some("Thomson Reuters (Tax & Accounting) Inc.".into())
+        );
     }
 
     #[test]
@@ -118,8 +238,18 @@ mod tests {
 
     #[test]
     fn claims_quote_the_whole_line() {
-        let doc = DocText::from_lines(vec!["Subsidiaries".into(), "Foo LLC Delaware".into(), "Foo LLC Delaware".into()]);
-        let subs = subsidiaries(&doc, "https://www.sec.gov/Archives/edgar/data/1/x/ex21.htm", "10-K", "2024-01-01", "0000000001-24-000001");
+        let doc = DocText::from_lines(vec![
+            "Subsidiaries".into(),
+            "Foo LLC Delaware".into(),
+            "Foo LLC Delaware".into(),
+        ]);
+        let subs = subsidiaries(
+            &doc,
+            "https://www.sec.gov/Archives/edgar/data/1/x/ex21.htm",
+            "10-K",
+            "2024-01-01",
+            "0000000001-24-000001",
+        );
         assert_eq!(subs.len(), 1);
         assert_eq!(subs[0].receipt().quote(), "Foo LLC Delaware");
     }

@@ -9,8 +9,30 @@ const HIDDEN: [&str; 5] = ["script", "style", "head", "ix:header", "title"];
 
 /// Elements that start a new line of text.
 const BLOCK: [&str; 24] = [
-    "p", "div", "br", "tr", "li", "ul", "ol", "table", "h1", "h2", "h3", "h4", "h5", "h6",
-    "hr", "center", "blockquote", "pre", "section", "article", "dt", "dd", "page", "body",
+    "p",
+    "div",
+    "br",
+    "tr",
+    "li",
+    "ul",
+    "ol",
+    "table",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "hr",
+    "center",
+    "blockquote",
+    "pre",
+    "section",
+    "article",
+    "dt",
+    "dd",
+    "page",
+    "body",
 ];
 
 /// Decodes raw document bytes: UTF-8 when valid, otherwise Windows-1252 (what older EDGAR
@@ -24,10 +46,16 @@ pub fn decode_bytes(bytes: &[u8]) -> String {
 
 /// Whether a document body is markup (HTML/XML) rather than plain text.
 pub fn looks_like_markup(body: &str) -> bool {
-    let head: String = body.chars().take(4000).collect::<String>().to_ascii_lowercase();
-    ["<html", "<p", "<div", "<?xml", "<table", "<body", "<font", "<br"]
-        .iter()
-        .any(|t| head.contains(t))
+    let head: String = body
+        .chars()
+        .take(4000)
+        .collect::<String>()
+        .to_ascii_lowercase();
+    [
+        "<html", "<p", "<div", "<?xml", "<table", "<body", "<font", "<br",
+    ]
+    .iter()
+    .any(|t| head.contains(t))
 }
 
 /// Converts markup to lines of normalised text (no empty lines). With `xml`, every tag
@@ -224,20 +252,35 @@ mod tests {
 
     #[test]
     fn entities_decode_including_windows_1252_references() {
-        let lines = markup_to_lines("<p>AT&amp;T&#146;s &#147;plan&#148; &rsquo;x&lt;y&unknown; &#x2014;</p>", false);
-        assert_eq!(lines, vec!["AT&T\u{2019}s \u{201c}plan\u{201d} \u{2019}x<y&unknown; \u{2014}"]);
+        let lines = markup_to_lines(
+            "<p>AT&amp;T&#146;s &#147;plan&#148; &rsquo;x&lt;y&unknown; &#x2014;</p>",
+            false,
+        );
+        assert_eq!(
+            lines,
+            vec!["AT&T\u{2019}s \u{201c}plan\u{201d} \u{2019}x<y&unknown; \u{2014}"]
+        );
     }
 
     #[test]
     fn xml_mode_keeps_element_values_on_separate_lines() {
         let xml = "<?xml version=\"1.0\"?><a><name>Adams Katherine L.</name><t>SVP</t></a>";
-        assert_eq!(markup_to_lines(xml, true), vec!["Adams Katherine L.", "SVP"]);
+        assert_eq!(
+            markup_to_lines(xml, true),
+            vec!["Adams Katherine L.", "SVP"]
+        );
     }
 
     #[test]
     fn source_line_breaks_inside_a_paragraph_are_spaces() {
-        assert_eq!(markup_to_lines("<p>Silicon Valley,\nCA (April 16, 2025)</p>", false), vec!["Silicon Valley, CA (April 16, 2025)"]);
-        assert_eq!(wrapped_text_to_lines("We make\nchips.\n\nWe sell\r\nthem."), vec!["We make chips.", "We sell them."]);
+        assert_eq!(
+            markup_to_lines("<p>Silicon Valley,\nCA (April 16, 2025)</p>", false),
+            vec!["Silicon Valley, CA (April 16, 2025)"]
+        );
+        assert_eq!(
+            wrapped_text_to_lines("We make\nchips.\n\nWe sell\r\nthem."),
+            vec!["We make chips.", "We sell them."]
+        );
     }
 
     #[test]
@@ -247,6 +290,9 @@ mod tests {
 
     #[test]
     fn invalid_utf8_is_read_as_windows_1252() {
-        assert_eq!(decode_bytes(b"caf\xe9 \x93x\x94"), "caf\u{e9} \u{201c}x\u{201d}");
+        assert_eq!(
+            decode_bytes(b"caf\xe9 \x93x\x94"),
+            "caf\u{e9} \u{201c}x\u{201d}"
+        );
     }
 }

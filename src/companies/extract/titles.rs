@@ -7,25 +7,81 @@
 
 /// Words at least one of which a title piece must contain.
 const TITLE_WORDS: [&str; 32] = [
-    "chief", "officer", "president", "director", "chairman", "chair", "chairperson", "chairwoman",
-    "vice", "treasurer", "secretary", "counsel", "controller", "executive", "head", "founder",
-    "partner", "manager", "principal", "lead", "trustee", "ceo", "cfo", "coo", "cto", "evp",
-    "svp", "vp", "general", "senior", "member", "accounting",
+    "chief",
+    "officer",
+    "president",
+    "director",
+    "chairman",
+    "chair",
+    "chairperson",
+    "chairwoman",
+    "vice",
+    "treasurer",
+    "secretary",
+    "counsel",
+    "controller",
+    "executive",
+    "head",
+    "founder",
+    "partner",
+    "manager",
+    "principal",
+    "lead",
+    "trustee",
+    "ceo",
+    "cfo",
+    "coo",
+    "cto",
+    "evp",
+    "svp",
+    "vp",
+    "general",
+    "senior",
+    "member",
+    "accounting",
 ];
 
 /// Words that end history in a title cell.
 const HISTORY_MARKERS: [&str; 10] = [
-    " since ", " from ", " effective ", " until ", " through ", " prior to ", " previously ",
-    " formerly ", " served ", " who ",
+    " since ",
+    " from ",
+    " effective ",
+    " until ",
+    " through ",
+    " prior to ",
+    " previously ",
+    " formerly ",
+    " served ",
+    " who ",
 ];
 
 const MONTHS: [&str; 12] = [
-    "january", "february", "march", "april", "may", "june", "july", "august", "september",
-    "october", "november", "december",
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
 ];
 
 /// Words that cannot end a title.
-const DANGLING: [&str; 9] = ["and", "&", "of", "the", "chief", "vice", "senior", "executive", "-"];
+const DANGLING: [&str; 9] = [
+    "and",
+    "&",
+    "of",
+    "the",
+    "chief",
+    "vice",
+    "senior",
+    "executive",
+    "-",
+];
 
 /// A clean title, or `None` when nothing of a title is left.
 pub fn clean_title(raw: &str, person: &str) -> Option<String> {
@@ -45,7 +101,9 @@ pub fn clean_title(raw: &str, person: &str) -> Option<String> {
             .collect();
         let piece = trim_dangling(words).join(" ");
         let lower = piece.to_lowercase();
-        let titled = lower.split_whitespace().any(|w| TITLE_WORDS.contains(&w.trim_matches(|c: char| !c.is_alphanumeric())));
+        let titled = lower
+            .split_whitespace()
+            .any(|w| TITLE_WORDS.contains(&w.trim_matches(|c: char| !c.is_alphanumeric())));
         if titled && !pieces.iter().any(|p| p.eq_ignore_ascii_case(&piece)) {
             pieces.push(piece);
         }
@@ -72,8 +130,19 @@ pub fn clean_name(raw: &str) -> Option<String> {
 /// longer than an initial, without generational suffixes and degrees.
 pub fn person_key(name: &str) -> String {
     name.split(|c: char| c.is_whitespace() || c == ',')
-        .map(|w| w.chars().filter(|c| c.is_alphabetic()).flat_map(char::to_lowercase).collect::<String>())
-        .filter(|w| w.len() > 1 && !matches!(w.as_str(), "jr" | "sr" | "ii" | "iii" | "iv" | "phd" | "md" | "cpa" | "esq"))
+        .map(|w| {
+            w.chars()
+                .filter(|c| c.is_alphabetic())
+                .flat_map(char::to_lowercase)
+                .collect::<String>()
+        })
+        .filter(|w| {
+            w.len() > 1
+                && !matches!(
+                    w.as_str(),
+                    "jr" | "sr" | "ii" | "iii" | "iv" | "phd" | "md" | "cpa" | "esq"
+                )
+        })
         .collect::<Vec<_>>()
         .join(" ")
 }
@@ -91,14 +160,20 @@ fn title_case(name: &str) -> String {
                 }
                 start = matches!(c, '-' | '\'' | '.');
             }
-            if matches!(out.as_str(), "Ii" | "Iii" | "Iv") { out.to_uppercase() } else { out }
+            if matches!(out.as_str(), "Ii" | "Iii" | "Iv") {
+                out.to_uppercase()
+            } else {
+                out
+            }
         })
         .collect::<Vec<_>>()
         .join(" ")
 }
 
 fn is_date_word(word: &str) -> bool {
-    let w = word.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase();
+    let w = word
+        .trim_matches(|c: char| !c.is_alphanumeric())
+        .to_lowercase();
     !w.is_empty()
         && (w.chars().all(|c| c.is_ascii_digit())
             || MONTHS.contains(&w.as_str())
@@ -106,10 +181,16 @@ fn is_date_word(word: &str) -> bool {
 }
 
 fn trim_dangling(mut words: Vec<&str>) -> Vec<&str> {
-    while words.last().is_some_and(|w| DANGLING.contains(&w.to_lowercase().as_str())) {
+    while words
+        .last()
+        .is_some_and(|w| DANGLING.contains(&w.to_lowercase().as_str()))
+    {
         words.pop();
     }
-    while words.first().is_some_and(|w| matches!(w.to_lowercase().as_str(), "and" | "&" | "-" | "as")) {
+    while words
+        .first()
+        .is_some_and(|w| matches!(w.to_lowercase().as_str(), "and" | "&" | "-" | "as"))
+    {
         words.remove(0);
     }
     words
@@ -164,37 +245,100 @@ mod tests {
 
     #[test]
     fn dates_and_repeated_names_are_removed() {
-        assert_eq!(t("Milton M. Morris, Ph.D. Director November 29, 2023", "MILTON M. MORRIS, PH.D.").as_deref(), Some("Director"));
-        assert_eq!(t("Jacob Elguicze Senior Vice President, Chief November 29, 2023", "Jacob Elguicze").as_deref(), Some("Senior Vice President"));
-        assert_eq!(t("Sara E. Armbruster Director", "Sara E. Armbruster").as_deref(), Some("Director"));
+        assert_eq!(
+            t(
+                "Milton M. Morris, Ph.D. Director November 29, 2023",
+                "MILTON M. MORRIS, PH.D."
+            )
+            .as_deref(),
+            Some("Director")
+        );
+        assert_eq!(
+            t(
+                "Jacob Elguicze Senior Vice President, Chief November 29, 2023",
+                "Jacob Elguicze"
+            )
+            .as_deref(),
+            Some("Senior Vice President")
+        );
+        assert_eq!(
+            t("Sara E. Armbruster Director", "Sara E. Armbruster").as_deref(),
+            Some("Director")
+        );
     }
 
     #[test]
     fn other_peoples_names_and_duplicates_are_removed() {
-        assert_eq!(t("Robert P. Sumas, Director Kevin Begley, Director", "Kevin Begley").as_deref(), Some("Director"));
+        assert_eq!(
+            t(
+                "Robert P. Sumas, Director Kevin Begley, Director",
+                "Kevin Begley"
+            )
+            .as_deref(),
+            Some("Director")
+        );
     }
 
     #[test]
     fn years_ages_footnotes_and_history_are_removed() {
-        assert_eq!(t("Executive Vice President, Chief Product Officer 2021", "X").as_deref(), Some("Executive Vice President, Chief Product Officer"));
-        assert_eq!(t("General Counsel since January 2016.", "X").as_deref(), Some("General Counsel"));
-        assert_eq!(t("Senior Executive Vice President and Chief Human Resources Officer(5)", "X").as_deref(), Some("Senior Executive Vice President and Chief Human Resources Officer"));
-        assert_eq!(t("Chief Executive Officer, President and Chairman of the Board 36", "X").as_deref(), Some("Chief Executive Officer, President and Chairman of the Board"));
-        assert_eq!(t("Chief Executive Officer and Director (Principal Executive Officer)", "X").as_deref(), Some("Chief Executive Officer and Director"));
+        assert_eq!(
+            t("Executive Vice President, Chief Product Officer 2021", "X").as_deref(),
+            Some("Executive Vice President, Chief Product Officer")
+        );
+        assert_eq!(
+            t("General Counsel since January 2016.", "X").as_deref(),
+            Some("General Counsel")
+        );
+        assert_eq!(
+            t(
+                "Senior Executive Vice President and Chief Human Resources Officer(5)",
+                "X"
+            )
+            .as_deref(),
+            Some("Senior Executive Vice President and Chief Human Resources Officer")
+        );
+        assert_eq!(
+            t(
+                "Chief Executive Officer, President and Chairman of the Board 36",
+                "X"
+            )
+            .as_deref(),
+            Some("Chief Executive Officer, President and Chairman of the Board")
+        );
+        assert_eq!(
+            t(
+                "Chief Executive Officer and Director (Principal Executive Officer)",
+                "X"
+            )
+            .as_deref(),
+            Some("Chief Executive Officer and Director")
+        );
     }
 
     #[test]
     fn dangling_words_are_trimmed_and_empty_titles_refused() {
-        assert_eq!(t("President, Chief Executive Officer and", "X").as_deref(), Some("President, Chief Executive Officer"));
+        assert_eq!(
+            t("President, Chief Executive Officer and", "X").as_deref(),
+            Some("President, Chief Executive Officer")
+        );
         assert_eq!(t("November 29, 2023", "X"), None);
         assert_eq!(t("Jane Roe", "Jane Roe"), None);
     }
 
     #[test]
     fn names_are_cleaned_and_keyed() {
-        assert_eq!(clean_name("MARK A. STEVENS").as_deref(), Some("Mark A. Stevens"));
-        assert_eq!(clean_name("/s/ Timothy D. Cook").as_deref(), Some("Timothy D. Cook"));
+        assert_eq!(
+            clean_name("MARK A. STEVENS").as_deref(),
+            Some("Mark A. Stevens")
+        );
+        assert_eq!(
+            clean_name("/s/ Timothy D. Cook").as_deref(),
+            Some("Timothy D. Cook")
+        );
         assert_eq!(clean_name("x@y.com"), None);
-        assert_eq!(person_key("Timothy D. Cook"), person_key("TIMOTHY COOK, Jr."));
+        assert_eq!(
+            person_key("Timothy D. Cook"),
+            person_key("TIMOTHY COOK, Jr.")
+        );
     }
 }
