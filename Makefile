@@ -36,14 +36,14 @@ lint:
 
 ## Regenerate the embedded company files (assets/company) from seed/
 ingest:
-	$(CARGO) run --release -- ingest --seed seed --out assets/company
+	$(CARGO) run -- ingest --seed seed --out assets/company
 
 ## Regenerate the company extract in seed/ from the shared EDGAR data
 seed:
-	$(CARGO) run --release -- edgar-extract --from $(SHARED) --out seed
+	$(CARGO) run -- edgar-extract --from $(SHARED) --out seed
 
 ## Regenerate into a temporary directory and fail if the committed extract differs
 seed-check:
 	@tmp=$$(mktemp -d) && trap 'rm -rf $$tmp' EXIT && \
-	$(CARGO) run --release -- edgar-extract --from $(SHARED) --out $$tmp >/dev/null && \
+	$(CARGO) run -- edgar-extract --from $(SHARED) --out $$tmp >/dev/null && \
 	diff -q $$tmp/companies.jsonl seed/companies.jsonl && echo "seed/ is up to date"

@@ -251,7 +251,7 @@ fn run(cli: Cli) -> Result<(), String> {
         }
         Command::EdgarExtract { from, out } => {
             let report = companies::extract::run(&from, &out, true).map_err(|e| e.to_string())?;
-            println!("{report:?}");
+            println!("{report}");
             Ok(())
         }
     }

@@ -1,0 +1,137 @@
+//! Choosing which statements a company keeps. Candidates from all of a company's
+//! documents are scored (`statements::assess`), lowered by 4 points per year their filing
+//! is older than the company's newest filing, and sorted by score, then newest filing,
+//! then document and position. Near-duplicates (the same words with different figures, as
+//! when a sentence recurs in each year's 10-K) keep only their best copy. Selection is
+//! diverse: first the best statement of each kind, then the rest in order, at most
+//! `PER_KIND` per kind and `PER_COMPANY` in all. Every pick must pass the caller's verbatim
+//! check; one that fails is dropped and counted.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::statements::Candidate;
+use crate::domain::SignalKind;
+
+pub const PER_COMPANY: usize = 12;
+pub const PER_KIND: usize = 3;
+const POINTS_PER_YEAR: i32 = 4;
+
+/// The outcome of ranking one company's candidates.
+#[derive(Debug, Default)]
+pub struct Ranked {
+    /// Kept candidates, most informative first.
+    pub kept: Vec<Candidate>,
+    /// Candidates refused by the verbatim check.
+    pub dropped: usize,
+}
+
+/// Ranks and selects. `filed_of(doc)` gives the filing date of a candidate's document;
+/// `verify(candidate)` is the verbatim check.
+pub fn select(
+    mut candidates: Vec<Candidate>,
+    filed_of: impl Fn(usize) -> String,
+    mut verify: impl FnMut(&Candidate) -> bool,
+) -> Ranked {
+    let newest_year = candidates.iter().map(|c| year(&filed_of(c.doc))).max().unwrap_or(0);
+    for c in &mut candidates {
+        c.score -= POINTS_PER_YEAR * (newest_year - year(&filed_of(c.doc))).max(0);
+    }
+    candidates.sort_by(|a, b| {
+        b.score
+            .cmp(&a.score)
+            .then_with(|| filed_of(b.doc).cmp(&filed_of(a.doc)))
+            .then_with(|| (a.doc, a.position).cmp(&(b.doc, b.position)))
+    });
+    let mut seen = BTreeSet::new();
+    candidates.retain(|c| seen.insert(dedupe_key(&c.quote)));
+
+    let mut ranked = Ranked::default();
+    let mut per_kind: BTreeMap<SignalKind, usize> = BTreeMap::new();
+    let mut taken = vec![false; candidates.len()];
+    for first_pass in [true, false] {
+        for (i, c) in candidates.iter().enumerate() {
+            if ranked.kept.len() >= PER_COMPANY {
+                break;
+            }
+            let count = per_kind.get(&c.kind).copied().unwrap_or(0);
+            if taken[i] || (first_pass && count > 0) || count >= PER_KIND {
+                continue;
+            }
+            taken[i] = true;
+            if !verify(c) {
+                ranked.dropped += 1;
+                continue;
+            }
+            *per_kind.entry(c.kind).or_default() += 1;
+            ranked.kept.push(c.clone());
+        }
+    }
+    ranked.kept.sort_by(|a, b| b.score.cmp(&a.score).then_with(|| (a.doc, a.position).cmp(&(b.doc, b.position))));
+    ranked
+}
+
+/// Letters only, lowercase, first 80: the same sentence with other figures has the same key.
+pub fn dedupe_key(quote: &str) -> String {
+    quote.chars().filter(|c| c.is_alphabetic()).flat_map(char::to_lowercase).take(80).collect()
+}
+
+fn year(filed: &str) -> i32 {
+    filed.get(..4).and_then(|y| y.parse().ok()).unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cand(kind: SignalKind, quote: &str, score: i32, doc: usize) -> Candidate {
+        Candidate { kind, quote: quote.into(), score, doc, position: 0 }
+    }
+
+    fn filed(doc: usize) -> String {
+        ["2023-02-01", "2021-02-01"].get(doc).copied().unwrap_or("2020-01-01").to_owned()
+    }
+
+    #[test]
+    fn near_duplicates_keep_the_newest_copy() {
+        let c = vec![
+            cand(SignalKind::Hiring, "We had 900 employees.", 80, 1),
+            cand(SignalKind::Hiring, "We had 1,000 employees.", 80, 0),
+        ];
+        let r = select(c, filed, |_| true);
+        assert_eq!(r.kept.len(), 1);
+        assert_eq!(r.kept[0].quote, "We had 1,000 employees.");
+    }
+
+    #[test]
+    fn every_kind_gets_its_best_statement_before_any_kind_gets_a_second() {
+        let mut c: Vec<Candidate> = (0..20)
+            .map(|i| cand(SignalKind::Acquisition, &format!("acq {}", "x".repeat(i)), 200 - i as i32, 0))
+            .collect();
+        c.push(cand(SignalKind::Risk, "risk one", 10, 0));
+        let r = select(c, filed, |_| true);
+        assert!(r.kept.iter().any(|k| k.kind == SignalKind::Risk));
+        assert_eq!(r.kept.iter().filter(|k| k.kind == SignalKind::Acquisition).count(), PER_KIND);
+    }
+
+    #[test]
+    fn a_candidate_failing_verification_is_dropped_and_counted() {
+        let c = vec![
+            cand(SignalKind::Product, "We launched X.", 90, 0),
+            cand(SignalKind::Product, "We launched Y.", 80, 0),
+        ];
+        let r = select(c, filed, |c| c.quote != "We launched X.");
+        assert_eq!(r.dropped, 1);
+        assert_eq!(r.kept.len(), 1);
+        assert_eq!(r.kept[0].quote, "We launched Y.");
+    }
+
+    #[test]
+    fn older_filings_lose_points() {
+        let c = vec![
+            cand(SignalKind::Product, "Old launch news.", 90, 1),
+            cand(SignalKind::Product, "New launch news.", 85, 0),
+        ];
+        let r = select(c, filed, |_| true);
+        assert_eq!(r.kept[0].quote, "New launch news.");
+    }
+}

@@ -1,0 +1,70 @@
+//! The truth rule over every generated card, not a sample: each claim (statement, executive,
+//! subsidiary) carries an EDGAR URL and a quote that stands verbatim in the document at that
+//! URL. The source documents live in `../shared/data` (present on developer machines and in
+//! CI; set GTMS_SHARED_DATA to point elsewhere). Without them only the URL checks run.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use gtms::companies::assets::{AssetTable, registry_json};
+use gtms::companies::directory::Directory;
+use gtms::companies::extract::documents::{DocText, Loaded, load};
+use gtms::companies::extract::manifest::read_manifest;
+use gtms::domain::Receipt;
+
+fn shared_data() -> Option<PathBuf> {
+    let dir = std::env::var_os("GTMS_SHARED_DATA").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("../shared/data"));
+    dir.join("filings/manifest.csv").exists().then_some(dir)
+}
+
+fn all_receipts(dir: &Directory) -> Vec<(String, Receipt)> {
+    let mut out = Vec::new();
+    for card in dir.cards() {
+        let statements = card.why_now.iter().map(|c| c.receipt().clone());
+        let people = card.executives.iter().map(|c| c.receipt().clone());
+        let family = card.family.subsidiaries.iter().map(|c| c.receipt().clone());
+        out.extend(statements.chain(people).chain(family).map(|r| (card.slug.clone(), r)));
+    }
+    out
+}
+
+#[test]
+fn every_claim_on_every_card_is_a_verbatim_quote_of_its_edgar_document() {
+    let assets = AssetTable::embedded();
+    let dir = Directory::build(&registry_json().unwrap_or_default(), &assets).expect("directory");
+    let receipts = all_receipts(&dir);
+    assert!(dir.with_page() > 0 && !receipts.is_empty());
+    for (slug, r) in &receipts {
+        assert!(r.url().starts_with("https://www.sec.gov/Archives/edgar/data/"), "{slug}: {}", r.url());
+        assert!(!r.quote().trim().is_empty(), "{slug}");
+    }
+    let Some(data) = shared_data() else {
+        eprintln!("../shared/data not found: verified URLs of {} receipts, not their quotes", receipts.len());
+        return;
+    };
+
+    let manifest = read_manifest(&data).expect("manifest");
+    let mut rows_by_url: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (i, row) in manifest.iter().enumerate() {
+        rows_by_url.entry(row.url.as_str()).or_default().push(i);
+    }
+    let mut texts: HashMap<String, Vec<DocText>> = HashMap::new();
+    let mut missing = Vec::new();
+    for (slug, receipt) in &receipts {
+        let docs = texts.entry(receipt.url().to_owned()).or_insert_with(|| {
+            let rows = rows_by_url.get(receipt.url()).cloned().unwrap_or_default();
+            rows.iter()
+                .filter_map(|&i| load(&data, &manifest[i]).ok())
+                .flat_map(|loaded| match loaded {
+                    Loaded::Text(t) => vec![t],
+                    Loaded::Submission(parts) => parts.into_iter().map(|p| p.text).collect(),
+                })
+                .collect()
+        });
+        if !docs.iter().any(|d| d.contains_verbatim(receipt.quote())) {
+            missing.push(format!("{slug}: {:?} not in {}", receipt.quote(), receipt.url()));
+        }
+    }
+    assert!(missing.is_empty(), "{} of {} quotes not found verbatim:\n{}", missing.len(), receipts.len(), missing.join("\n"));
+    eprintln!("verified {} receipts on {} cards against {} documents", receipts.len(), dir.with_page(), texts.len());
+}
