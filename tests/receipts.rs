@@ -13,7 +13,8 @@ use gtms::companies::extract::manifest::read_manifest;
 use gtms::domain::Receipt;
 
 fn shared_data() -> Option<PathBuf> {
-    let dir = std::env::var_os("GTMS_SHARED_DATA").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("../shared/data"));
+    let dir =
+        std::env::var_os("GTMS_SHARED_DATA").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("../shared/data"));
     dir.join("filings/manifest.csv").exists().then_some(dir)
 }
 
@@ -65,6 +66,12 @@ fn every_claim_on_every_card_is_a_verbatim_quote_of_its_edgar_document() {
             missing.push(format!("{slug}: {:?} not in {}", receipt.quote(), receipt.url()));
         }
     }
-    assert!(missing.is_empty(), "{} of {} quotes not found verbatim:\n{}", missing.len(), receipts.len(), missing.join("\n"));
+    assert!(
+        missing.is_empty(),
+        "{} of {} quotes not found verbatim:\n{}",
+        missing.len(),
+        receipts.len(),
+        missing.join("\n")
+    );
     eprintln!("verified {} receipts on {} cards against {} documents", receipts.len(), dir.with_page(), texts.len());
 }

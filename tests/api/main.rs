@@ -10,5 +10,8 @@ mod export;
 mod health;
 mod helpers;
 mod ingest;
+mod invites_cli;
 mod keys_cli;
+mod rate_limits;
 mod tls;
+mod workspace_pages;

@@ -1,0 +1,128 @@
+//! The workspace rate limits: both scopes, the headers on every response, the 429 envelope
+//! with Retry-After, the window reset, concurrency, and the exempt health check.
+
+use gtms::domain::Role;
+
+use crate::envelope::assert_envelope;
+use crate::helpers::{TestApp, spawn_app, spawn_app_with};
+
+async fn bad_login(app: &TestApp) -> reqwest::Response {
+    let body = serde_json::json!({ "inviteCode": "wrong" });
+    app.client.post(app.url("/auth/login")).json(&body).send().await.expect("login")
+}
+
+fn header(res: &reqwest::Response, name: &str) -> u64 {
+    res.headers()[name].to_str().expect("header").parse().expect("number")
+}
+
+#[tokio::test]
+async fn auth_routes_allow_ten_per_ip_then_429_with_headers() {
+    let app = spawn_app().await;
+    for i in 0..10u64 {
+        let res = bad_login(&app).await;
+        assert_eq!(res.status(), 401);
+        assert_eq!(header(&res, "x-ratelimit-limit"), 10);
+        assert_eq!(header(&res, "x-ratelimit-remaining"), 9 - i);
+        assert!(header(&res, "x-ratelimit-reset") > chrono::Utc::now().timestamp() as u64);
+    }
+    let res = bad_login(&app).await;
+    assert!(header(&res, "retry-after") >= 1);
+    assert_eq!(header(&res, "x-ratelimit-remaining"), 0);
+    assert_envelope(res, 429, "rate_limited").await;
+    let res = app.client.post(app.url("/auth/logout")).send().await.expect("logout");
+    assert_eq!(res.status(), 429, "the limit covers every /auth route of the IP");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn fifty_simultaneous_bad_logins_get_exactly_ten_401s() {
+    let app = spawn_app().await;
+    let results = futures_util::future::join_all((0..50).map(|_| bad_login(&app))).await;
+    let count = |s: u16| results.iter().filter(|r| r.status().as_u16() == s).count();
+    assert_eq!((count(401), count(429)), (10, 40));
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn api_routes_count_per_user_after_login_and_per_ip_before() {
+    let app = spawn_app_with(|l| {
+        l.api_rate_limit = Some(3);
+        l.auth_rate_limit = Some(100);
+    })
+    .await;
+    let (alice, bob) = (app.token(Role::Viewer).await, app.token(Role::Viewer).await);
+    let get = |token: Option<String>| {
+        let mut req = app.client.get(app.url("/api/config"));
+        if let Some(t) = token {
+            req = req.header("authorization", format!("Bearer {t}"));
+        }
+        req.send()
+    };
+    for remaining in [2, 1, 0] {
+        let res = get(Some(alice.clone())).await.expect("get");
+        assert_eq!(res.status(), 200);
+        assert_eq!(header(&res, "x-ratelimit-remaining"), remaining);
+    }
+    assert_envelope(get(Some(alice.clone())).await.expect("get"), 429, "rate_limited").await;
+    assert_eq!(get(Some(bob)).await.expect("get").status(), 200, "another user has their own window");
+    let anonymous = get(None).await.expect("get");
+    assert_eq!(anonymous.status(), 401);
+    assert_eq!(header(&anonymous, "x-ratelimit-limit"), 3, "401s carry the headers too");
+    let unknown = app.client.get(app.url("/api/nope")).send().await.expect("get");
+    assert!(unknown.headers().contains_key("x-ratelimit-remaining"), "so do 404s under /api");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn health_is_never_limited() {
+    let app = spawn_app_with(|l| l.api_rate_limit = Some(1)).await;
+    for _ in 0..5 {
+        let res = app.get("/api/health").await;
+        assert_eq!(res.status(), 200);
+        assert!(!res.headers().contains_key("x-ratelimit-limit"));
+    }
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_short_window_resets() {
+    let app = spawn_app_with(|l| {
+        l.auth_rate_limit = Some(2);
+        l.rate_limit_window_secs = Some(1);
+    })
+    .await;
+    // Start at the beginning of a fresh one-second window.
+    let first = bad_login(&app).await;
+    let reset = header(&first, "x-ratelimit-reset");
+    while (chrono::Utc::now().timestamp() as u64) < reset {
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let statuses: Vec<u16> = {
+        let mut v = Vec::new();
+        for _ in 0..3 {
+            v.push(bad_login(&app).await.status().as_u16());
+        }
+        v
+    };
+    assert_eq!(statuses, [401, 401, 429]);
+    tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
+    assert_eq!(bad_login(&app).await.status(), 401, "a new window starts fresh");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_trusted_proxy_forwards_the_client_ip() {
+    let app = spawn_app_with(|l| {
+        l.auth_rate_limit = Some(1);
+        l.trusted_proxies = Some(vec!["127.0.0.1".into()]);
+    })
+    .await;
+    let from = |ip: &'static str| {
+        let body = serde_json::json!({ "inviteCode": "wrong" });
+        app.client.post(app.url("/auth/login")).header("x-forwarded-for", ip).json(&body).send()
+    };
+    assert_eq!(from("203.0.113.1").await.expect("send").status(), 401);
+    assert_eq!(from("203.0.113.1").await.expect("send").status(), 429);
+    assert_eq!(from("203.0.113.2").await.expect("send").status(), 401, "another client behind the proxy");
+    app.stop().await;
+}
