@@ -11,6 +11,9 @@ from datetime import datetime, timezone
 
 RATIOS = {
     "gtms /api/health": "hyper hello (ceiling)",
+    "gtms {slug}.json (gzip)": "nginx {slug}.json (gzip)",
+    "gtms index.json (gzip)": "nginx index.json (gzip)",
+    "gtms /v1/enrich (many tickers)": "gtms {slug}.json (identity)",
 }
 
 

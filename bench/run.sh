@@ -3,19 +3,23 @@
 # Writes BENCHMARKS.md. Timings are measured here, never asserted in tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-command -v wrk >/dev/null || { apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; }
+for tool in wrk nginx bc; do
+  command -v $tool >/dev/null || { apt-get update -qq >/dev/null; DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk nginx-light libnginx-mod-http-brotli-static bc >/dev/null; }
+done
 
 cargo build --release --quiet --bin gtms --example hello
 work=$(mktemp -d)
 RESULTS=$work/results.tsv
-export RESULTS
+BENCH_NOTES_FILE=$work/notes.md
+export RESULTS BENCH_NOTES_FILE
+: >"$BENCH_NOTES_FILE"
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"; }
 trap cleanup EXIT
 source bench/lib.sh
 
 GTMS_PORT=3201 HELLO_PORT=3202
-target/release/gtms serve --listen 127.0.0.1:$GTMS_PORT --data "$work/bench.redb" >/dev/null 2>"$work/gtms.log" &
+GTMS_LOG=warn target/release/gtms serve --listen 127.0.0.1:$GTMS_PORT --data "$work/bench.redb" >/dev/null 2>"$work/gtms.log" &
 pids+=($!)
 target/release/examples/hello 127.0.0.1:$HELLO_PORT >/dev/null &
 pids+=($!)

@@ -11,7 +11,7 @@ use tokio_util::task::TaskTracker;
 use crate::config::Config;
 use crate::state::AppState;
 use crate::store::{Store, StoreError};
-use crate::{admin, http, server, shutdown, tls};
+use crate::{admin, http, jobs, server, shutdown, tls};
 
 #[derive(Debug, thiserror::Error)]
 pub enum AppError {
@@ -25,6 +25,10 @@ pub enum AppError {
     AdminSocket { path: String, source: std::io::Error },
     #[error(transparent)]
     State(#[from] crate::state::StateError),
+    #[error(transparent)]
+    Demo(#[from] crate::demo::DemoError),
+    #[error("scheduler: {0}")]
+    Scheduler(String),
     #[error("the server task failed: {0}")]
     Task(#[from] tokio::task::JoinError),
 }
@@ -72,6 +76,10 @@ pub async fn start(config: Config) -> Result<RunningApp, AppError> {
 
     let state = AppState::new(config, store).await?;
     first_start_invite(&state).await?;
+    seed_workspace(&state).await?;
+    let scheduler = jobs::Scheduler::start(state.clone(), jobs::standard(&state.config().schedules))
+        .await
+        .map_err(|e| AppError::Scheduler(e.to_string()))?;
     let scheme = if tls.is_some() { "https" } else { "http" };
     tracing::info!(
         %addr, mode = state.config().mode.as_str(), data = %state.config().data.display(), boots = boot.boots,
@@ -80,7 +88,15 @@ pub async fn start(config: Config) -> Result<RunningApp, AppError> {
     let shutdown = CancellationToken::new();
     let tasks = TaskTracker::new();
     tasks.spawn(admin::server::run(state.clone(), admin_listener, socket, shutdown.clone()));
-    tasks.spawn(flush_key_usage(state.clone(), shutdown.clone()));
+    let token = shutdown.clone();
+    let final_state = state.clone();
+    tasks.spawn(async move {
+        token.cancelled().await;
+        scheduler.shutdown().await;
+        if let Err(e) = final_state.api_keys().flush_usage().await {
+            tracing::warn!(error = %e, "could not roll up API key usage at shutdown");
+        }
+    });
 
     let router = server::Router::new(warp::service(http::routes(state.clone())), state.clone());
     let token = shutdown.clone();
@@ -109,23 +125,19 @@ async fn first_start_invite(state: &AppState) -> Result<(), AppError> {
     Ok(())
 }
 
-/// How often counted API-key usage is rolled up into redb.
-const USAGE_FLUSH_EVERY: std::time::Duration = std::time::Duration::from_secs(15);
-
-/// Rolls API-key usage into redb periodically, and once more at shutdown.
-async fn flush_key_usage(state: AppState, shutdown: CancellationToken) {
-    loop {
-        let stop = tokio::select! {
-            _ = tokio::time::sleep(USAGE_FLUSH_EVERY) => false,
-            _ = shutdown.cancelled() => true,
-        };
-        if let Err(e) = state.api_keys().flush_usage().await {
-            tracing::warn!(error = %e, "could not roll up API key usage; will retry");
-        }
-        if stop {
-            break;
+/// Loads the demo workspace on the first start (never again), then makes sure every metric
+/// view has a rollup before the first request.
+async fn seed_workspace(state: &AppState) -> Result<(), AppError> {
+    if state.config().seed_demo_workspace && crate::demo::seed_once(state.store()).await? {
+        tracing::info!("loaded the demo workspace (workers, deals, accounts, history)");
+    }
+    if state.store().rollup(crate::metrics::VIEWS[0]).await?.is_none() {
+        let metrics_job = jobs::standard(&state.config().schedules).into_iter().find(|j| j.name == "metrics-rollup");
+        if let Some(job) = metrics_job {
+            jobs::run_once(state, &job).await;
         }
     }
+    Ok(())
 }
 
 /// Runs until SIGINT or SIGTERM, then shuts down gracefully.

@@ -43,6 +43,11 @@ enum Command {
         #[command(subcommand)]
         action: InvitesAction,
     },
+    /// Regenerate the demo workspace (seed/demo-workspace.json) from the embedded company data.
+    DemoGenerate {
+        #[arg(long, default_value = "seed/demo-workspace.json")]
+        out: PathBuf,
+    },
     /// Build the receipted company extract (seed/companies.jsonl) from EDGAR documents.
     /// Turn seed/companies.jsonl into the keyless company files (embedded at the next build).
     Ingest {
@@ -226,6 +231,14 @@ fn run(cli: Cli) -> Result<(), String> {
                 InvitesAction::Revoke { id } => (AdminRequest::InvitesRevoke { id }, false),
             };
             data_command(&data, request, json)
+        }
+        Command::DemoGenerate { out } => {
+            let assets = crate::companies::assets::AssetTable::embedded();
+            let registry = crate::companies::assets::registry_json().unwrap_or_default();
+            let dir = crate::companies::directory::Directory::build(&registry, &assets).map_err(|e| e.to_string())?;
+            let n = crate::demo::write_generated(&dir, &out).map_err(|e| e.to_string())?;
+            println!("demo-generate: {n} deals in {}", out.display());
+            Ok(())
         }
         Command::Ingest { seed, out, base_url } => {
             let started = std::time::Instant::now();

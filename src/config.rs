@@ -87,6 +87,29 @@ pub struct Config {
     pub trusted_proxies: Vec<std::net::IpAddr>,
     /// The voice service's publishable (browser-safe) key, shown by `/api/config`.
     pub voice_publishable_key: Option<String>,
+    /// Cron schedules (6 fields, seconds first, UTC) of the scheduler's jobs.
+    pub schedules: Schedules,
+    /// Load the demo workspace (workers, deals, accounts, history) on the first start.
+    pub seed_demo_workspace: bool,
+}
+
+/// Job schedules; each a 6-field cron expression (seconds first), UTC.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Schedules {
+    pub metrics_rollup: String,
+    pub usage_rollup: String,
+    pub cleanup: String,
+}
+
+impl Default for Schedules {
+    fn default() -> Self {
+        Self {
+            metrics_rollup: "0 */5 * * * *".into(),
+            usage_rollup: "0 0 * * * *".into(),
+            cleanup: "0 30 3 * * *".into(),
+        }
+    }
 }
 
 /// Fixed-window limits of the workspace routes.
@@ -126,6 +149,8 @@ pub struct Layer {
     pub rate_limit_window_secs: Option<u64>,
     pub trusted_proxies: Option<Vec<String>>,
     pub voice_publishable_key: Option<String>,
+    pub schedules: Option<Schedules>,
+    pub seed_demo_workspace: Option<bool>,
 }
 
 macro_rules! merge_fields {
@@ -184,6 +209,13 @@ impl Layer {
             trusted_proxies: get("GTMS_TRUSTED_PROXIES")
                 .map(|v| v.split(',').map(|p| p.trim().to_owned()).filter(|p| !p.is_empty()).collect()),
             voice_publishable_key: get("GTMS_VOICE_PUBLISHABLE_KEY"),
+            schedules: schedules_from_env(&get),
+            seed_demo_workspace: match get("GTMS_SEED_DEMO_WORKSPACE") {
+                None => None,
+                Some(v) => {
+                    Some(parse_bool(&v).ok_or_else(|| invalid("GTMS_SEED_DEMO_WORKSPACE", "expected true or false"))?)
+                }
+            },
         })
     }
 
@@ -250,7 +282,22 @@ impl Layer {
             .iter()
             .map(|p| p.parse().map_err(|_| invalid("trusted_proxies", format!("{p:?} is not an IP address"))))
             .collect::<Result<Vec<_>, _>>()?;
+        let schedules = self.schedules.unwrap_or_default();
+        for (name, expr) in [
+            ("metrics_rollup", &schedules.metrics_rollup),
+            ("usage_rollup", &schedules.usage_rollup),
+            ("cleanup", &schedules.cleanup),
+        ] {
+            if parse_cron(expr).is_none() {
+                return Err(invalid(
+                    "schedule",
+                    format!("{name} = {expr:?} is not a 6-field cron expression (seconds first)"),
+                ));
+            }
+        }
         Ok(Config {
+            schedules,
+            seed_demo_workspace: self.seed_demo_workspace.unwrap_or(true),
             rate_limits,
             trusted_proxies,
             voice_publishable_key: self.voice_publishable_key,
@@ -276,6 +323,34 @@ fn number<T: std::str::FromStr>(
         None => Ok(None),
         Some(v) => v.trim().parse().map(Some).map_err(|_| invalid(name, format!("{v:?} is not a whole number"))),
     }
+}
+
+/// Each `GTMS_SCHEDULE_<JOB>` overrides one schedule; `None` when none is set.
+fn schedules_from_env(get: &impl Fn(&str) -> Option<String>) -> Option<Schedules> {
+    let (m, u, c) =
+        (get("GTMS_SCHEDULE_METRICS_ROLLUP"), get("GTMS_SCHEDULE_USAGE_ROLLUP"), get("GTMS_SCHEDULE_CLEANUP"));
+    if m.is_none() && u.is_none() && c.is_none() {
+        return None;
+    }
+    let d = Schedules::default();
+    Some(Schedules {
+        metrics_rollup: m.unwrap_or(d.metrics_rollup),
+        usage_rollup: u.unwrap_or(d.usage_rollup),
+        cleanup: c.unwrap_or(d.cleanup),
+    })
+}
+
+/// A 6-field cron expression (seconds first), as the scheduler reads it.
+pub fn parse_cron(expr: &str) -> Option<croner::Cron> {
+    if expr.split_whitespace().count() != 6 {
+        return None;
+    }
+    croner::parser::CronParser::builder()
+        .seconds(croner::parser::Seconds::Required)
+        .dom_and_dow(true)
+        .build()
+        .parse(expr)
+        .ok()
 }
 
 fn parse_bool(v: &str) -> Option<bool> {

@@ -2,6 +2,7 @@
 //! tickers and domain names.
 //! Imports nothing of ours; knows nothing of HTTP or storage.
 
+mod deal;
 mod domain_name;
 mod receipt;
 mod role;
@@ -9,6 +10,7 @@ mod signal;
 mod slug;
 mod ticker;
 
+pub use deal::{ChampionStatus, DealType, Stage};
 pub use domain_name::{DomainError, DomainName};
 pub use receipt::{Claim, Receipt, ReceiptError};
 pub use role::Role;

@@ -8,6 +8,7 @@ use warp::http::{HeaderValue, StatusCode, header};
 use warp::reject::Rejection;
 use warp::reply::Response;
 
+use crate::deals::DealError;
 use crate::store::StoreError;
 
 #[derive(Debug, thiserror::Error)]
@@ -45,6 +46,17 @@ impl warp::reject::Reject for ApiError {}
 impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> Self {
         ApiError::Internal(e.to_string())
+    }
+}
+
+impl From<DealError> for ApiError {
+    fn from(e: DealError) -> Self {
+        match e {
+            DealError::BadFilter(m) | DealError::Invalid(m) => ApiError::BadRequest(m),
+            DealError::NotFound(_) => ApiError::NotFound(e.to_string()),
+            DealError::Conflict(m) => ApiError::Conflict(m),
+            DealError::Store(e) => e.into(),
+        }
     }
 }
 

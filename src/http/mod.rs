@@ -3,11 +3,13 @@
 
 pub mod assets;
 mod client_config;
+mod deals;
 mod enrich;
 pub mod error;
 pub mod filters;
 mod health;
 mod login;
+mod metrics;
 pub mod rate_limit;
 pub mod session;
 mod status_page;
@@ -22,6 +24,8 @@ pub fn routes(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = s
         .or(enrich::routes(state.clone()))
         .or(login::routes(state.clone()))
         .or(client_config::routes(state.clone()))
+        .or(deals::routes(state.clone()))
+        .or(metrics::routes(state.clone()))
         .or(status_page::routes(state))
         .recover(error::recover)
 }

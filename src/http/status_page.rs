@@ -1,40 +1,113 @@
 //! `GET /status`: the server-rendered dashboard. One embedded HTML template with no external
 //! assets (it works air-gapped); values are filled in here, HTML-escaped. The workspace
-//! sections say plainly when there is nothing to show yet.
+//! sections come from the latest metric rollups and the scheduler's record, and say plainly
+//! when there is nothing to show yet.
 
+use serde_json::Value;
 use warp::{Filter, Rejection, Reply};
 
 use crate::state::AppState;
+use crate::{jobs, metrics};
 
 const TEMPLATE: &str = include_str!("../../assets/status/status.html");
 
-/// Workspace sections in page order: (id, title, what the section shows when empty).
-const SECTIONS: &[(&str, &str, &str)] = &[
-    ("workers", "Workers", "No AI workers are registered on this server yet."),
-    ("workflows", "Workflows", "No workflows have run."),
-    ("approvals", "Approvals", "No approvals are waiting."),
-    ("jobs", "Scheduler jobs", "No scheduled jobs are configured."),
-    ("pipeline", "Pipeline", "No deals in the pipeline."),
-    ("tokens", "Token spend", "No language-model tokens have been used."),
-];
-
 pub fn routes(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clone {
-    warp::path!("status").and(warp::get().or(warp::head()).unify()).map(move || {
-        let mut res = warp::reply::html(render(&state)).into_response();
-        res.headers_mut().insert("cache-control", warp::http::HeaderValue::from_static("no-store"));
-        res
+    warp::path!("status").and(warp::get().or(warp::head()).unify()).then(move || {
+        let state = state.clone();
+        async move {
+            let mut res = warp::reply::html(render(&state).await).into_response();
+            res.headers_mut().insert("cache-control", warp::http::HeaderValue::from_static("no-store"));
+            res
+        }
     })
 }
 
-pub fn render(state: &AppState) -> String {
-    let health = state.health();
-    let dir = state.directory();
-    let sections: String = SECTIONS
+fn section(id: &str, title: &str, body: String) -> String {
+    format!("  <section id=\"{id}\">\n    <h2>{title}</h2>\n{body}  </section>\n")
+}
+
+fn empty(text: &str) -> String {
+    format!("    <p class=\"empty\">{}</p>\n", escape(text))
+}
+
+fn rows(pairs: &[(String, String)]) -> String {
+    let items: String =
+        pairs.iter().map(|(k, v)| format!("      <dt>{}</dt><dd>{}</dd>\n", escape(k), escape(v))).collect();
+    format!("    <dl>\n{items}    </dl>\n")
+}
+
+fn text(v: &Value) -> String {
+    match v {
+        Value::Null => "-".into(),
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// The workspace sections, from the latest rollups and the scheduler's record.
+async fn workspace_sections(state: &AppState) -> String {
+    let latest = |view: &'static str| async move { metrics::latest(state.store(), view).await.ok().flatten() };
+    let workers: Vec<Value> =
+        latest("workers").await.and_then(|w| w["workers"].as_array().cloned()).unwrap_or_default();
+    let total = |key: &str| -> u64 { workers.iter().filter_map(|w| w[key].as_u64()).sum() };
+    let worker_rows: Vec<(String, String)> = workers
         .iter()
-        .map(|(id, title, empty)| {
-            format!("  <section id=\"{id}\">\n    <h2>{title}</h2>\n    <p class=\"empty\">{empty}</p>\n  </section>\n")
+        .map(|w| (text(&w["name"]), format!("{} runs, {} failed", text(&w["started"]), text(&w["failed"]))))
+        .collect();
+    let mut out = String::new();
+    out += &section(
+        "workers",
+        "Workers",
+        if worker_rows.is_empty() { empty("No AI workers are registered.") } else { rows(&worker_rows) },
+    );
+    let runs = [("Started", total("started")), ("Completed", total("completed")), ("Failed", total("failed"))];
+    out += &section("workflows", "Workflows", rows(&runs.map(|(k, v)| (k.to_owned(), v.to_string()))));
+    let pending = total("pendingApprovals");
+    let approvals = if pending == 0 {
+        empty("No approvals are waiting.")
+    } else {
+        rows(&[("Waiting".into(), pending.to_string())])
+    };
+    out += &section("approvals", "Approvals", approvals);
+    let jobs: Vec<(String, String)> = jobs::status(state)
+        .await
+        .unwrap_or_default()
+        .into_iter()
+        .map(|j| {
+            let last = j
+                .last_run
+                .map(|r| format!("last {} ({})", r.started_at, r.outcome))
+                .unwrap_or_else(|| "not run yet".into());
+            (j.name, format!("{} · {last} · next {}", j.schedule, j.next_run.unwrap_or_default()))
         })
         .collect();
+    out += &section("jobs", "Scheduler jobs", rows(&jobs));
+    let pipeline = match latest("pipeline").await {
+        Some(p) => rows(&[
+            ("Deals".into(), text(&p["dealCount"])),
+            ("Open value (USD)".into(), text(&p["openValue"])),
+            ("Weighted value (USD)".into(), text(&p["weightedValue"])),
+            ("Win rate".into(), text(&p["winRate"])),
+        ]),
+        None => empty("No deals in the pipeline."),
+    };
+    out += &section("pipeline", "Pipeline", pipeline);
+    let tokens = match latest("tokens").await {
+        Some(t) => rows(&[
+            ("Input tokens".into(), text(&t["inputTokens"])),
+            ("Output tokens".into(), text(&t["outputTokens"])),
+            ("Cost (USD)".into(), text(&t["costUsd"])),
+        ]),
+        None => empty("No language-model tokens have been used."),
+    };
+    out += &section("tokens", "Token spend", tokens);
+    out
+}
+
+pub async fn render(state: &AppState) -> String {
+    let health = state.health();
+    let dir = state.directory();
+    let sections = workspace_sections(state).await;
     TEMPLATE
         .replace("{{status}}", &escape(&health.status))
         .replace("{{version}}", &escape(&health.version))

@@ -8,7 +8,9 @@ mod api_keys;
 mod codec;
 mod invites;
 mod meta;
+mod rollups;
 mod tables;
+mod workspace;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -19,6 +21,10 @@ pub use api_keys::{ApiKeyRecord, UsageDelta};
 pub use codec::{CodecError, SCHEMA_VERSION};
 pub use invites::InviteRecord;
 pub use meta::BootRecord;
+pub use rollups::{JOB_RUNS_KEPT, JobRun, Rollup};
+pub use workspace::{
+    AccountRecord, DealRecord, HistoryEntry, RunRecord, RunStatus, TokenRecord, WorkerRecord, WorkspaceData,
+};
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {

@@ -1,0 +1,213 @@
+//! The workspace records: workers, deals, accounts (with daily usage), the workflow run
+//! ledger and the language-model token ledger, plus the one-time demo seeding.
+
+use redb::{ReadableDatabase, ReadableTable, TableDefinition};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+use super::tables::{ACCOUNTS, DEALS, META, RUNS, TOKENS, WORKERS};
+use super::{Store, StoreError, codec};
+use crate::domain::{ChampionStatus, DealType, Stage};
+
+const DEMO_SEEDED_KEY: &str = "demo_seeded";
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WorkerRecord {
+    pub id: String,
+    pub name: String,
+    pub role: String,
+    pub team: String,
+    /// Workflow types this worker runs.
+    pub workflow_types: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HistoryEntry {
+    pub date: String,
+    pub action: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DealRecord {
+    pub id: String,
+    pub account_name: String,
+    /// The company card behind the account, when it has one.
+    pub company_slug: Option<String>,
+    /// Whole US dollars.
+    pub value: u64,
+    pub stage: Stage,
+    pub deal_type: DealType,
+    pub rep: String,
+    pub champion: String,
+    pub champion_status: ChampionStatus,
+    pub close_date: String,
+    /// Percent, 0–100.
+    pub probability: u8,
+    pub next_step: String,
+    pub history: Vec<HistoryEntry>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AccountRecord {
+    pub id: String,
+    pub name: String,
+    pub company_slug: Option<String>,
+    /// Annual consumption commit in cents; accounts without one are not forecast.
+    pub annual_commit_cents: Option<i64>,
+    /// `(YYYY-MM-DD, cents)` per day, oldest first.
+    pub daily_usage: Vec<(String, i64)>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RunStatus {
+    Running,
+    Waiting,
+    Completed,
+    Failed,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunRecord {
+    pub id: String,
+    pub worker: String,
+    pub workflow_type: String,
+    /// Unix seconds.
+    pub started_at: i64,
+    pub ended_at: Option<i64>,
+    pub status: RunStatus,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TokenRecord {
+    pub date: String,
+    pub worker: String,
+    pub model: String,
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    /// Cost in millionths of a US dollar.
+    pub cost_micros: u64,
+}
+
+/// Everything the demo workspace seeds.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WorkspaceData {
+    pub workers: Vec<WorkerRecord>,
+    pub deals: Vec<DealRecord>,
+    pub accounts: Vec<AccountRecord>,
+    pub runs: Vec<RunRecord>,
+    pub tokens: Vec<TokenRecord>,
+}
+
+fn all<T: DeserializeOwned>(db: &redb::Database, table: TableDefinition<&str, &[u8]>) -> Result<Vec<T>, StoreError> {
+    let txn = db.begin_read()?;
+    let table = txn.open_table(table)?;
+    let mut out = Vec::new();
+    for entry in table.iter()? {
+        out.push(codec::decode(entry?.1.value())?);
+    }
+    Ok(out)
+}
+
+impl Store {
+    /// Loads `data` once per database: later calls (later starts) change nothing, so user
+    /// changes are never overwritten. Returns whether it seeded.
+    pub async fn seed_workspace_once(&self, data: WorkspaceData) -> Result<bool, StoreError> {
+        self.blocking(move |db| {
+            let txn = db.begin_write()?;
+            {
+                let mut meta = txn.open_table(META)?;
+                if meta.get(DEMO_SEEDED_KEY)?.is_some() {
+                    return Ok(false);
+                }
+                meta.insert(DEMO_SEEDED_KEY, codec::encode(&true)?.as_slice())?;
+                let mut workers = txn.open_table(WORKERS)?;
+                for w in &data.workers {
+                    workers.insert(w.id.as_str(), codec::encode(w)?.as_slice())?;
+                }
+                let mut deals = txn.open_table(DEALS)?;
+                for d in &data.deals {
+                    deals.insert(d.id.as_str(), codec::encode(d)?.as_slice())?;
+                }
+                let mut accounts = txn.open_table(ACCOUNTS)?;
+                for a in &data.accounts {
+                    accounts.insert(a.id.as_str(), codec::encode(a)?.as_slice())?;
+                }
+                let mut runs = txn.open_table(RUNS)?;
+                for r in &data.runs {
+                    runs.insert(r.id.as_str(), codec::encode(r)?.as_slice())?;
+                }
+                let mut tokens = txn.open_table(TOKENS)?;
+                for (i, t) in data.tokens.iter().enumerate() {
+                    tokens.insert(format!("{}/{i:08}", t.date).as_str(), codec::encode(t)?.as_slice())?;
+                }
+            }
+            txn.commit()?;
+            Ok(true)
+        })
+        .await
+    }
+
+    /// Every workspace record, for rollups.
+    pub async fn workspace(&self) -> Result<WorkspaceData, StoreError> {
+        self.blocking(|db| {
+            Ok(WorkspaceData {
+                workers: all(db, WORKERS)?,
+                deals: all(db, DEALS)?,
+                accounts: all(db, ACCOUNTS)?,
+                runs: all(db, RUNS)?,
+                tokens: all(db, TOKENS)?,
+            })
+        })
+        .await
+    }
+
+    /// Every deal, ordered by id.
+    pub async fn deals(&self) -> Result<Vec<DealRecord>, StoreError> {
+        self.blocking(|db| all(db, DEALS)).await
+    }
+
+    pub async fn deal(&self, id: &str) -> Result<Option<DealRecord>, StoreError> {
+        let id = id.to_owned();
+        self.blocking(move |db| {
+            let txn = db.begin_read()?;
+            let table = txn.open_table(DEALS)?;
+            let value = table.get(id.as_str())?;
+            Ok(match value {
+                Some(v) => Some(codec::decode(v.value())?),
+                None => None,
+            })
+        })
+        .await
+    }
+
+    /// Applies `change` to a deal inside one write transaction; `None` for an unknown id.
+    /// The closure sees the current record and returns the new one or its own error.
+    pub async fn update_deal<E, F>(&self, id: &str, change: F) -> Result<Option<Result<DealRecord, E>>, StoreError>
+    where
+        E: Send + 'static,
+        F: FnOnce(DealRecord) -> Result<DealRecord, E> + Send + 'static,
+    {
+        let id = id.to_owned();
+        self.blocking(move |db| {
+            let txn = db.begin_write()?;
+            let outcome = {
+                let mut table = txn.open_table(DEALS)?;
+                let current: Option<DealRecord> = match table.get(id.as_str())? {
+                    Some(v) => Some(codec::decode(v.value())?),
+                    None => None,
+                };
+                match current.map(change) {
+                    Some(Ok(updated)) => {
+                        table.insert(id.as_str(), codec::encode(&updated)?.as_slice())?;
+                        Some(Ok(updated))
+                    }
+                    other => other,
+                }
+            };
+            txn.commit()?;
+            Ok(outcome)
+        })
+        .await
+    }
+}
