@@ -70,22 +70,28 @@ pub async fn run_once(state: &AppState, spec: &JobSpec) -> JobRun {
     run
 }
 
-/// The running scheduler; `shutdown` stops it.
+/// The running scheduler; `shutdown` stops it. The jobs reach the state through `slot`,
+/// which shutdown empties: the scheduler's own tasks may outlive it, and must not keep the
+/// database open.
 pub struct Scheduler {
     inner: JobScheduler,
+    slot: Arc<std::sync::RwLock<Option<AppState>>>,
 }
 
 impl Scheduler {
     /// Adds every job and starts ticking.
     pub async fn start(state: AppState, specs: Vec<JobSpec>) -> Result<Self, JobSchedulerError> {
         let inner = JobScheduler::new().await?;
+        let slot = Arc::new(std::sync::RwLock::new(Some(state)));
         for spec in specs {
             let busy = Arc::new(AtomicBool::new(false));
-            let (spec, state) = (Arc::new(spec), state.clone());
+            let (spec, slot) = (Arc::new(spec), slot.clone());
             let schedule = spec.schedule.clone();
             let job = Job::new_async(schedule.as_str(), move |_id, _lock| {
-                let (spec, state, busy) = (spec.clone(), state.clone(), busy.clone());
+                let (spec, busy) = (spec.clone(), busy.clone());
+                let state = slot.read().ok().and_then(|s| s.clone());
                 Box::pin(async move {
+                    let Some(state) = state else { return };
                     if busy.swap(true, Ordering::SeqCst) {
                         tracing::warn!(job = %spec.name, "previous run still going; skipping this tick");
                         return;
@@ -97,10 +103,13 @@ impl Scheduler {
             inner.add(job).await?;
         }
         inner.start().await?;
-        Ok(Self { inner })
+        Ok(Self { inner, slot })
     }
 
     pub async fn shutdown(mut self) {
+        if let Ok(mut slot) = self.slot.write() {
+            slot.take();
+        }
         if let Err(e) = self.inner.shutdown().await {
             tracing::warn!(error = %e, "scheduler shutdown");
         }

@@ -43,6 +43,11 @@ impl TestApp {
         (code, summary.id)
     }
 
+    /// A request with a bearer token.
+    pub fn authed(&self, method: reqwest::Method, path: &str, token: &str) -> reqwest::RequestBuilder {
+        self.client.request(method, self.url(path)).header("authorization", format!("Bearer {token}"))
+    }
+
     /// Signs in with a fresh invite of `role`; returns the bearer token.
     pub async fn token(&self, role: gtms::domain::Role) -> String {
         let (code, _) = self.invite(role).await;
@@ -63,9 +68,23 @@ pub async fn spawn_app() -> TestApp {
     spawn_app_with(|_| {}).await
 }
 
+impl TestApp {
+    /// Stops the app and starts it again on the same data file (a restart).
+    pub async fn restart(mut self) -> TestApp {
+        if let Some(app) = self.app.take() {
+            app.stop().await.expect("clean stop");
+        }
+        let dir = std::mem::replace(&mut self._dir, tempfile::tempdir().expect("dir"));
+        start_in(dir, |_| {}).await
+    }
+}
+
 /// Starts the app with test defaults, after `adjust` has changed the config layer.
 pub async fn spawn_app_with(adjust: impl FnOnce(&mut Layer)) -> TestApp {
-    let dir = tempfile::tempdir().expect("temp dir");
+    start_in(tempfile::tempdir().expect("temp dir"), adjust).await
+}
+
+async fn start_in(dir: TempDir, adjust: impl FnOnce(&mut Layer)) -> TestApp {
     let mut layer =
         Layer { listen: Some("127.0.0.1:0".into()), data: Some(dir.path().join("gtms.redb")), ..Layer::default() };
     adjust(&mut layer);

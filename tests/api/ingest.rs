@@ -47,3 +47,22 @@ fn the_committed_assets_are_what_the_committed_seed_gives() {
     let extra: Vec<&String> = committed.keys().filter(|k| !fresh.contains_key(*k)).collect();
     assert!(stale.is_empty() && extra.is_empty(), "run `make ingest`: stale {stale:?}, extra {extra:?}");
 }
+
+#[test]
+fn the_committed_demo_workspace_is_what_the_generator_gives() {
+    use gtms::companies::{assets, directory::Directory};
+    let table = assets::AssetTable::embedded();
+    let dir = Directory::build(&assets::registry_json().unwrap_or_default(), &table).expect("directory");
+    let out = tempfile::tempdir().expect("dir");
+    let path = out.path().join("demo-workspace.json");
+    gtms::demo::write_generated(&dir, &path).expect("generate");
+    let fresh = std::fs::read(&path).expect("read");
+    let committed = std::fs::read("seed/demo-workspace.json").expect("committed");
+    assert!(fresh == committed, "run `gtms demo-generate`: seed/demo-workspace.json is stale");
+    let data = gtms::demo::embedded().expect("embedded parses");
+    assert_eq!(data.workers.len(), 8);
+    assert!(
+        data.deals.iter().all(|d| d.company_slug.as_ref().is_some_and(|s| dir.by_slug(s).is_some())),
+        "deals name real companies"
+    );
+}

@@ -4,6 +4,7 @@
 mod auth;
 mod binary;
 mod company_files;
+mod deals;
 mod enrich;
 mod envelope;
 mod export;
@@ -12,6 +13,7 @@ mod helpers;
 mod ingest;
 mod invites_cli;
 mod keys_cli;
+mod metrics_jobs;
 mod rate_limits;
 mod tls;
 mod workspace_pages;

@@ -80,6 +80,9 @@ async fn the_status_page_renders_in_headless_chromium() {
     ] {
         assert!(dom.contains(text), "status page lacks {text:?}");
     }
+    for text in ["metrics-rollup", "usage-rollup", "cleanup", "Weighted value", "Cost (USD)"] {
+        assert!(dom.contains(text), "status page lacks {text:?}");
+    }
     let tracked = app.state().directory().tracked().to_string();
     assert!(dom.contains(&tracked), "coverage count {tracked} shown");
     let out = chromium(&[format!("--screenshot={}", shot.display()), "--window-size=1280,900".into()]);

@@ -1,0 +1,160 @@
+//! `/api/deals`: lists, filters, detail, the pipeline summary, and admin updates with the
+//! stage rules; viewers are refused writes; the demo seed loads once.
+
+use gtms::domain::Role;
+use reqwest::Method;
+use serde_json::{Value, json};
+
+use crate::envelope::assert_envelope;
+use crate::helpers::{TestApp, spawn_app};
+
+async fn get_json(app: &TestApp, path: &str, token: &str) -> Value {
+    let res = app.authed(Method::GET, path, token).send().await.expect("get");
+    assert_eq!(res.status(), 200, "{path}");
+    res.json().await.expect("json")
+}
+
+async fn patch(app: &TestApp, id: &str, token: &str, body: Value) -> reqwest::Response {
+    app.authed(Method::PATCH, &format!("/api/deals/{id}"), token).json(&body).send().await.expect("patch")
+}
+
+fn first_in(list: &Value, stage: &str) -> String {
+    list["deals"].as_array().expect("deals").iter().find(|d| d["stage"] == stage).expect("a deal in that stage")["id"]
+        .as_str()
+        .expect("id")
+        .to_owned()
+}
+
+#[tokio::test]
+async fn the_list_is_stable_filtered_and_counted() {
+    let app = spawn_app().await;
+    let token = app.token(Role::Viewer).await;
+    let all = get_json(&app, "/api/deals", &token).await;
+    let deals = all["deals"].as_array().expect("deals");
+    assert!(deals.len() >= 100, "the demo seeds ~150 deals");
+    assert_eq!(all["total"], deals.len());
+    let ids: Vec<&str> = deals.iter().map(|d| d["id"].as_str().unwrap_or_default()).collect();
+    let mut sorted = ids.clone();
+    sorted.sort_unstable();
+    assert_eq!(ids, sorted, "stable order by id");
+    for key in ["id", "accountName", "value", "stage", "type", "rep", "champion", "closeDate", "probability"] {
+        assert!(deals[0].get(key).is_some(), "list form lacks {key}");
+    }
+    assert!(deals[0].get("history").is_none(), "history is detail-only");
+    let again = get_json(&app, "/api/deals", &token).await;
+    assert_eq!(again, all);
+
+    let rep = deals[0]["rep"].as_str().expect("rep").to_owned();
+    for (query, key, want) in [("stage=proposal", "stage", "proposal"), ("type=renewal", "type", "renewal")] {
+        let filtered = get_json(&app, &format!("/api/deals?{query}"), &token).await;
+        let list = filtered["deals"].as_array().expect("deals");
+        assert!(!list.is_empty() && list.iter().all(|d| d[key] == want), "{query}");
+        assert_eq!(filtered["total"], list.len());
+    }
+    let by_rep = get_json(&app, &format!("/api/deals?rep={}", rep.replace(' ', "%20")), &token).await;
+    assert!(by_rep["deals"].as_array().expect("deals").iter().all(|d| d["rep"] == rep.as_str()));
+    for bad in ["stage=won", "type=upsell", "rep=Nobody%20Here", "color=red"] {
+        let res = app.authed(Method::GET, &format!("/api/deals?{bad}"), &token).send().await.expect("get");
+        assert_envelope(res, 400, "bad_request").await;
+    }
+    assert_envelope(app.get("/api/deals").await, 401, "unauthorized").await;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn detail_adds_champion_status_next_step_and_history() {
+    let app = spawn_app().await;
+    let token = app.token(Role::Viewer).await;
+    let deal = get_json(&app, "/api/deals/deal-001", &token).await;
+    for key in ["championStatus", "nextStep", "history", "accountName", "probability"] {
+        assert!(deal.get(key).is_some(), "detail lacks {key}");
+    }
+    assert!(["engaged", "at-risk", "lost", "unknown"].contains(&deal["championStatus"].as_str().unwrap_or("")));
+    let probability = deal["probability"].as_u64().expect("probability");
+    assert!(probability <= 100);
+    for missing in ["/api/deals/deal-999", "/api/deals/..%2f..%2fetc", "/api/deals/summary"] {
+        let res = app.authed(Method::GET, missing, &token).send().await.expect("get");
+        assert_envelope(res, 404, "not_found").await;
+    }
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn the_pipeline_summary_adds_up() {
+    let app = spawn_app().await;
+    let token = app.token(Role::Viewer).await;
+    let summary = get_json(&app, "/api/deals/summary/pipeline", &token).await;
+    let sum = |key: &str| summary[key].as_object().expect(key).values().map(|v| v.as_u64().unwrap_or(0)).sum::<u64>();
+    let total = summary["total"].as_u64().expect("total");
+    assert_eq!(sum("byStage"), total);
+    assert_eq!(sum("byType"), total);
+    let all = get_json(&app, "/api/deals", &token).await;
+    assert_eq!(summary["dealCount"], all["total"]);
+    let values: u64 = all["deals"].as_array().expect("deals").iter().map(|d| d["value"].as_u64().unwrap_or(0)).sum();
+    assert_eq!(values, total);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn admins_move_deals_by_the_rules_and_viewers_cannot() {
+    let app = spawn_app().await;
+    let (admin, viewer) = (app.token(Role::Admin).await, app.token(Role::Viewer).await);
+    let list = get_json(&app, "/api/deals", &admin).await;
+    let open = first_in(&list, "qualification");
+    let closed = first_in(&list, "closed-won");
+
+    let res = patch(&app, &open, &admin, json!({ "stage": "proposal", "nextStep": "Send the order form" })).await;
+    assert_eq!(res.status(), 200);
+    let moved: Value = res.json().await.expect("json");
+    assert_eq!(moved["stage"], "proposal");
+    assert_eq!(moved["nextStep"], "Send the order form");
+    let last = moved["history"].as_array().expect("history").last().cloned().expect("entry");
+    assert_eq!(last["action"], "moved to proposal");
+    assert_eq!(last["date"], chrono::Utc::now().format("%Y-%m-%d").to_string());
+    assert_eq!(get_json(&app, &format!("/api/deals/{open}"), &viewer).await["stage"], "proposal", "durable");
+
+    assert_envelope(patch(&app, &open, &admin, json!({ "stage": "discovery" })).await, 409, "conflict").await;
+    assert_envelope(patch(&app, &open, &admin, json!({ "stage": "proposal" })).await, 409, "conflict").await;
+    assert_envelope(patch(&app, &closed, &admin, json!({ "stage": "negotiation" })).await, 409, "conflict").await;
+    assert_envelope(patch(&app, &closed, &admin, json!({ "nextStep": "x" })).await, 409, "conflict").await;
+    let won = patch(&app, &open, &admin, json!({ "stage": "closed-won" })).await.json::<Value>().await.expect("json");
+    assert_eq!((won["stage"].clone(), won["probability"].clone()), (json!("closed-won"), json!(100)));
+    assert_envelope(patch(&app, &open, &admin, json!({ "stage": "closed-lost" })).await, 409, "conflict").await;
+
+    assert_envelope(patch(&app, &open, &viewer, json!({ "nextStep": "x" })).await, 403, "forbidden").await;
+    let other = first_in(&list, "prospecting");
+    for bad in [
+        json!({ "owner": "me" }),
+        json!({ "stage": "won" }),
+        json!({ "probability": 140 }),
+        json!({ "stage": 3 }),
+        json!({ "closeDate": "tomorrow" }),
+    ] {
+        assert_envelope(patch(&app, &other, &admin, bad).await, 400, "bad_request").await;
+    }
+    assert_envelope(patch(&app, "deal-999", &admin, json!({ "nextStep": "x" })).await, 404, "not_found").await;
+    let raw = app
+        .authed(Method::PATCH, &format!("/api/deals/{other}"), &admin)
+        .header("content-type", "application/json")
+        .body("{\"stage\":");
+    assert_envelope(raw.send().await.expect("send"), 400, "bad_request").await;
+    assert_envelope(patch(&app, &other, "", json!({})).await, 401, "unauthorized").await;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn the_demo_workspace_is_seeded_once_and_user_changes_survive_a_restart() {
+    let app = spawn_app().await;
+    let admin = app.token(Role::Admin).await;
+    let list = get_json(&app, "/api/deals", &admin).await;
+    let count = list["total"].clone();
+    let id = first_in(&list, "discovery");
+    assert_eq!(patch(&app, &id, &admin, json!({ "stage": "negotiation" })).await.status(), 200);
+
+    let app = app.restart().await;
+    let admin = app.token(Role::Admin).await;
+    let after = get_json(&app, "/api/deals", &admin).await;
+    assert_eq!(after["total"], count, "not seeded twice");
+    assert_eq!(get_json(&app, &format!("/api/deals/{id}"), &admin).await["stage"], "negotiation", "not overwritten");
+    app.stop().await;
+}
