@@ -15,10 +15,18 @@
 //!   - `telemetry` — tracing subscriber (human or JSON)
 //!   - `state`     — `AppState` shared by the faces, and the health report
 //! - services
-//!   - `companies` — the receipted company model, the EDGAR extractor and its seed format
+//!   - `companies` — the receipted company model: EDGAR extractor, seed format, ingest into the
+//!                   keyless files, the embedded asset table, the lookup directory, enrichment
+//!   - `auth`      — argon2id secrets, `gtms_` API keys (cache, usage), invites and JWT sessions
+//!   - `deals`     — the deal pipeline: lists, detail, summary, stage rules
+//!   - `metrics`   — the four metric views and their rollups
+//!   - `jobs`      — the in-process scheduler and its jobs, each with `run_once`
+//!   - `demo`      — the demo workspace (workers, deals, accounts, history) and its generator
+//!   - `limits`    — fixed-window rate limiting
 //! - foundations
 //!   - `store`     — the redb file: tables, versioned bincode records, one file per entity
-//!   - `domain`    — newtypes and rules (receipts, signal kinds, slugs); imports nothing of ours
+//!   - `domain`    — newtypes and rules (receipts, signals, slugs, tickers, domains, roles, deal
+//!                   stages); imports nothing of ours
 
 pub mod admin;
 pub mod app;
