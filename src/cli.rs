@@ -119,10 +119,10 @@ enum InvitesAction {
 #[derive(Debug, Args)]
 struct DataArgs {
     /// The redb data file [default: ./gtms.redb; env GTMS_DATA].
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", global = true)]
     data: Option<PathBuf>,
     /// A TOML config file (env GTMS_CONFIG).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", global = true)]
     config: Option<PathBuf>,
 }
 

@@ -129,3 +129,88 @@ fn environment_overrides_the_file_and_flags_override_the_environment() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("\"env-bad\""), "{err}");
 }
+
+#[tokio::test]
+async fn acknowledged_writes_survive_kill_9() {
+    let dir = tempfile::tempdir().expect("dir");
+    let data = dir.path().join("gtms.redb");
+    let server = Binary::serve(&data, &[]);
+    let code = server
+        .log()
+        .split("admin invite code ")
+        .nth(1)
+        .and_then(|r| r.split_whitespace().next())
+        .expect("demo invite")
+        .to_owned();
+    let client = reqwest::Client::new();
+    let login =
+        client.post(format!("{}/auth/login", server.base)).json(&serde_json::json!({ "inviteCode": code })).send();
+    let token = login.await.expect("login").json::<serde_json::Value>().await.expect("json")["token"]
+        .as_str()
+        .expect("token")
+        .to_owned();
+    let list: serde_json::Value = client
+        .get(format!("{}/api/deals?stage=prospecting", server.base))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .expect("deals")
+        .json()
+        .await
+        .expect("json");
+    let id = list["deals"][0]["id"].as_str().expect("id").to_owned();
+    let res = client
+        .patch(format!("{}/api/deals/{id}", server.base))
+        .bearer_auth(&token)
+        .json(&serde_json::json!({ "stage": "discovery", "nextStep": "after the crash" }))
+        .send()
+        .await
+        .expect("patch");
+    assert_eq!(res.status(), 200, "acknowledged");
+
+    server.kill_9();
+
+    let server = Binary::serve(&data, &[]);
+    let deal: serde_json::Value = client
+        .get(format!("{}/api/deals/{id}", server.base))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .expect("deal")
+        .json()
+        .await
+        .expect("json");
+    assert_eq!(deal["stage"], "discovery");
+    assert_eq!(deal["nextStep"], "after the crash");
+    let (code, _) = server.terminate();
+    assert_eq!(code, Some(0));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_lets_an_in_flight_request_finish() {
+    let dir = tempfile::tempdir().expect("dir");
+    let server = Binary::serve(&dir.path().join("gtms.redb"), &[]);
+    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+    let tail = futures_util::stream::once(async move {
+        let _ = rx.await;
+        Ok::<_, std::io::Error>(b"-a-code\"}".to_vec())
+    });
+    let head = futures_util::stream::once(async { Ok::<_, std::io::Error>(b"{\"inviteCode\": \"not".to_vec()) });
+    let body = reqwest::Body::wrap_stream(futures_util::StreamExt::chain(head, tail));
+    let request = reqwest::Client::new()
+        .post(format!("{}/auth/login", server.base))
+        .header("content-type", "application/json")
+        .body(body)
+        .send();
+    let in_flight = tokio::spawn(request);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+
+    server.send_sigterm();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let _ = tx.send(());
+
+    let res = in_flight.await.expect("task").expect("the in-flight request is answered");
+    assert_eq!(res.status(), 401, "answered normally after the signal");
+    let (code, log) = tokio::task::spawn_blocking(move || server.wait()).await.expect("wait");
+    assert_eq!(code, Some(0), "{log}");
+}

@@ -151,11 +151,29 @@ impl Binary {
         self.log.lock().expect("log lock").clone()
     }
 
-    /// Sends SIGTERM and returns the exit code.
-    pub fn terminate(mut self) -> (Option<i32>, String) {
+    /// SIGKILL: the server gets no chance to flush or close anything.
+    pub fn kill_9(mut self) {
+        self.child.kill().expect("SIGKILL");
+        self.child.wait().expect("reaped");
+    }
+
+    /// Sends SIGTERM without waiting for the exit.
+    pub fn send_sigterm(&self) {
         let pid = self.child.id().to_string();
         let status = Command::new("kill").args(["-TERM", &pid]).status().expect("kill");
         assert!(status.success());
+    }
+
+    /// Waits for the process to exit; returns its code and log.
+    pub fn wait(mut self) -> (Option<i32>, String) {
+        let code = self.child.wait().expect("wait").code();
+        std::thread::sleep(Duration::from_millis(50));
+        (code, self.log())
+    }
+
+    /// Sends SIGTERM and returns the exit code.
+    pub fn terminate(mut self) -> (Option<i32>, String) {
+        self.send_sigterm();
         let code = self.child.wait().expect("wait").code();
         std::thread::sleep(Duration::from_millis(50));
         (code, self.log())

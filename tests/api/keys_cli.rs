@@ -8,9 +8,9 @@ use crate::helpers::{Binary, gtms};
 fn keys(data: &std::path::Path, args: &[&str]) -> (i32, String, String) {
     let out = gtms()
         .arg("keys")
+        .args(args)
         .arg("--data")
         .arg(data)
-        .args(args)
         .env("GTMS_ARGON2_MEMORY_KIB", "64")
         .env("GTMS_ARGON2_ITERATIONS", "1")
         .stdin(Stdio::null())
