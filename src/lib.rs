@@ -15,8 +15,7 @@
 //!   - `telemetry` — tracing subscriber (human or JSON)
 //!   - `state`     — `AppState` shared by the faces, and the health report
 //! - services
-//!   - `companies` — the receipted company model: EDGAR extractor, seed format, ingest into the
-//!                   keyless files, the embedded asset table, the lookup directory, enrichment
+//!   - `companies` — receipted company model: extractor, seed, ingest, assets, directory, enrich
 //!   - `auth`      — argon2id secrets, `gtms_` API keys (cache, usage), invites and JWT sessions
 //!   - `deals`     — the deal pipeline: lists, detail, summary, stage rules
 //!   - `metrics`   — the four metric views and their rollups
@@ -25,8 +24,7 @@
 //!   - `limits`    — fixed-window rate limiting
 //! - foundations
 //!   - `store`     — the redb file: tables, versioned bincode records, one file per entity
-//!   - `domain`    — newtypes and rules (receipts, signals, slugs, tickers, domains, roles, deal
-//!                   stages); imports nothing of ours
+//!   - `domain`    — newtypes and rules (receipts, slugs, tickers, roles, stages); no deps on us
 
 pub mod admin;
 pub mod app;
