@@ -35,65 +35,22 @@ fn usage_key(id: &str, day: &str) -> String {
 
 impl Store {
     pub async fn insert_api_key(&self, record: ApiKeyRecord) -> Result<(), StoreError> {
-        self.blocking(move |db| {
-            let txn = db.begin_write()?;
-            txn.open_table(API_KEYS)?.insert(record.id.as_str(), codec::encode(&record)?.as_slice())?;
-            txn.commit()?;
-            Ok(())
-        })
-        .await
+        self.put_record(API_KEYS, record.id.clone(), record).await
     }
 
     pub async fn api_key(&self, id: &str) -> Result<Option<ApiKeyRecord>, StoreError> {
-        let id = id.to_owned();
-        self.blocking(move |db| {
-            let txn = db.begin_read()?;
-            let table = txn.open_table(API_KEYS)?;
-            let value = table.get(id.as_str())?;
-            Ok(match value {
-                Some(v) => Some(codec::decode(v.value())?),
-                None => None,
-            })
-        })
-        .await
+        self.get_record(API_KEYS, id.to_owned()).await
     }
 
     pub async fn api_keys(&self) -> Result<Vec<ApiKeyRecord>, StoreError> {
-        self.blocking(|db| {
-            let txn = db.begin_read()?;
-            let table = txn.open_table(API_KEYS)?;
-            let mut out = Vec::new();
-            for entry in table.iter()? {
-                let (_, v) = entry?;
-                out.push(codec::decode(v.value())?);
-            }
-            Ok(out)
-        })
-        .await
+        self.all_records(API_KEYS).await
     }
 
     /// Marks a key revoked; returns the updated record, or `None` for an unknown id.
     pub async fn revoke_api_key(&self, id: &str, now: i64) -> Result<Option<ApiKeyRecord>, StoreError> {
-        let id = id.to_owned();
-        self.blocking(move |db| {
-            let txn = db.begin_write()?;
-            let updated = {
-                let mut table = txn.open_table(API_KEYS)?;
-                let current: Option<ApiKeyRecord> = match table.get(id.as_str())? {
-                    Some(v) => Some(codec::decode(v.value())?),
-                    None => None,
-                };
-                match current {
-                    Some(mut record) => {
-                        record.revoked_at.get_or_insert(now);
-                        table.insert(id.as_str(), codec::encode(&record)?.as_slice())?;
-                        Some(record)
-                    }
-                    None => None,
-                }
-            };
-            txn.commit()?;
-            Ok(updated)
+        self.modify_record(API_KEYS, id.to_owned(), move |mut record: ApiKeyRecord| {
+            record.revoked_at.get_or_insert(now);
+            (Some(record.clone()), record)
         })
         .await
     }

@@ -8,6 +8,7 @@ mod api_keys;
 mod codec;
 mod invites;
 mod meta;
+mod records;
 mod rollups;
 mod tables;
 mod workspace;

@@ -34,39 +34,15 @@ fn run_key(job: &str, started_at_ms: i64) -> String {
 
 impl Store {
     pub async fn put_rollup(&self, name: &str, rollup: Rollup) -> Result<(), StoreError> {
-        let name = name.to_owned();
-        self.blocking(move |db| {
-            let txn = db.begin_write()?;
-            txn.open_table(ROLLUPS)?.insert(name.as_str(), codec::encode(&rollup)?.as_slice())?;
-            txn.commit()?;
-            Ok(())
-        })
-        .await
+        self.put_record(ROLLUPS, name.to_owned(), rollup).await
     }
 
     pub async fn rollup(&self, name: &str) -> Result<Option<Rollup>, StoreError> {
-        let name = name.to_owned();
-        self.blocking(move |db| {
-            let txn = db.begin_read()?;
-            let table = txn.open_table(ROLLUPS)?;
-            let value = table.get(name.as_str())?;
-            Ok(match value {
-                Some(v) => Some(codec::decode(v.value())?),
-                None => None,
-            })
-        })
-        .await
+        self.get_record(ROLLUPS, name.to_owned()).await
     }
 
     pub async fn record_job_run(&self, run: JobRun) -> Result<(), StoreError> {
-        self.blocking(move |db| {
-            let txn = db.begin_write()?;
-            let key = run_key(&run.job, run.started_at_ms);
-            txn.open_table(JOB_RUNS)?.insert(key.as_str(), codec::encode(&run)?.as_slice())?;
-            txn.commit()?;
-            Ok(())
-        })
-        .await
+        self.put_record(JOB_RUNS, run_key(&run.job, run.started_at_ms), run).await
     }
 
     /// The newest run of `job`, if it ever ran.

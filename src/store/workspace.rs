@@ -1,10 +1,10 @@
 //! The workspace records: workers, deals, accounts (with daily usage), the workflow run
 //! ledger and the language-model token ledger, plus the one-time demo seeding.
 
-use redb::{ReadableDatabase, ReadableTable, TableDefinition};
-use serde::de::DeserializeOwned;
+use redb::ReadableTable;
 use serde::{Deserialize, Serialize};
 
+use super::records::read_all;
 use super::tables::{ACCOUNTS, DEALS, META, RUNS, TOKENS, WORKERS};
 use super::{Store, StoreError, codec};
 use crate::domain::{ChampionStatus, DealType, Stage};
@@ -99,16 +99,6 @@ pub struct WorkspaceData {
     pub tokens: Vec<TokenRecord>,
 }
 
-fn all<T: DeserializeOwned>(db: &redb::Database, table: TableDefinition<&str, &[u8]>) -> Result<Vec<T>, StoreError> {
-    let txn = db.begin_read()?;
-    let table = txn.open_table(table)?;
-    let mut out = Vec::new();
-    for entry in table.iter()? {
-        out.push(codec::decode(entry?.1.value())?);
-    }
-    Ok(out)
-}
-
 impl Store {
     /// Loads `data` once per database: later calls (later starts) change nothing, so user
     /// changes are never overwritten. Returns whether it seeded.
@@ -152,11 +142,11 @@ impl Store {
     pub async fn workspace(&self) -> Result<WorkspaceData, StoreError> {
         self.blocking(|db| {
             Ok(WorkspaceData {
-                workers: all(db, WORKERS)?,
-                deals: all(db, DEALS)?,
-                accounts: all(db, ACCOUNTS)?,
-                runs: all(db, RUNS)?,
-                tokens: all(db, TOKENS)?,
+                workers: read_all(db, WORKERS)?,
+                deals: read_all(db, DEALS)?,
+                accounts: read_all(db, ACCOUNTS)?,
+                runs: read_all(db, RUNS)?,
+                tokens: read_all(db, TOKENS)?,
             })
         })
         .await
@@ -164,21 +154,11 @@ impl Store {
 
     /// Every deal, ordered by id.
     pub async fn deals(&self) -> Result<Vec<DealRecord>, StoreError> {
-        self.blocking(|db| all(db, DEALS)).await
+        self.all_records(DEALS).await
     }
 
     pub async fn deal(&self, id: &str) -> Result<Option<DealRecord>, StoreError> {
-        let id = id.to_owned();
-        self.blocking(move |db| {
-            let txn = db.begin_read()?;
-            let table = txn.open_table(DEALS)?;
-            let value = table.get(id.as_str())?;
-            Ok(match value {
-                Some(v) => Some(codec::decode(v.value())?),
-                None => None,
-            })
-        })
-        .await
+        self.get_record(DEALS, id.to_owned()).await
     }
 
     /// Applies `change` to a deal inside one write transaction; `None` for an unknown id.
@@ -188,25 +168,9 @@ impl Store {
         E: Send + 'static,
         F: FnOnce(DealRecord) -> Result<DealRecord, E> + Send + 'static,
     {
-        let id = id.to_owned();
-        self.blocking(move |db| {
-            let txn = db.begin_write()?;
-            let outcome = {
-                let mut table = txn.open_table(DEALS)?;
-                let current: Option<DealRecord> = match table.get(id.as_str())? {
-                    Some(v) => Some(codec::decode(v.value())?),
-                    None => None,
-                };
-                match current.map(change) {
-                    Some(Ok(updated)) => {
-                        table.insert(id.as_str(), codec::encode(&updated)?.as_slice())?;
-                        Some(Ok(updated))
-                    }
-                    other => other,
-                }
-            };
-            txn.commit()?;
-            Ok(outcome)
+        self.modify_record(DEALS, id.to_owned(), move |deal: DealRecord| match change(deal) {
+            Ok(updated) => (Some(updated.clone()), Ok(updated)),
+            Err(e) => (None, Err(e)),
         })
         .await
     }

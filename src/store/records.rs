@@ -1,0 +1,97 @@
+//! Generic record access for the tables keyed by a string and holding one encoded record:
+//! put, get, list, and read-modify-write in one transaction. Entity files use these and add
+//! only what is particular to them.
+
+use redb::{ReadableDatabase, ReadableTable, TableDefinition};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use super::{Store, StoreError, codec};
+
+pub type RecordTable = TableDefinition<'static, &'static str, &'static [u8]>;
+
+impl Store {
+    pub(crate) async fn put_record<T>(&self, table: RecordTable, key: String, value: T) -> Result<(), StoreError>
+    where
+        T: Serialize + Send + 'static,
+    {
+        self.blocking(move |db| {
+            let txn = db.begin_write()?;
+            txn.open_table(table)?.insert(key.as_str(), codec::encode(&value)?.as_slice())?;
+            txn.commit()?;
+            Ok(())
+        })
+        .await
+    }
+
+    pub(crate) async fn get_record<T>(&self, table: RecordTable, key: String) -> Result<Option<T>, StoreError>
+    where
+        T: DeserializeOwned + Send + 'static,
+    {
+        self.blocking(move |db| {
+            let txn = db.begin_read()?;
+            let table = txn.open_table(table)?;
+            let value = table.get(key.as_str())?;
+            Ok(match value {
+                Some(v) => Some(codec::decode(v.value())?),
+                None => None,
+            })
+        })
+        .await
+    }
+
+    /// Every record of the table, in key order.
+    pub(crate) async fn all_records<T>(&self, table: RecordTable) -> Result<Vec<T>, StoreError>
+    where
+        T: DeserializeOwned + Send + 'static,
+    {
+        self.blocking(move |db| read_all(db, table)).await
+    }
+
+    /// Reads the record at `key`, lets `change` decide (it returns the record to write, if
+    /// any, and its answer), and commits — all in one write transaction. `None` when there
+    /// is no record at `key`.
+    pub(crate) async fn modify_record<T, R, F>(
+        &self,
+        table: RecordTable,
+        key: String,
+        change: F,
+    ) -> Result<Option<R>, StoreError>
+    where
+        T: Serialize + DeserializeOwned + Send + 'static,
+        R: Send + 'static,
+        F: FnOnce(T) -> (Option<T>, R) + Send + 'static,
+    {
+        self.blocking(move |db| {
+            let txn = db.begin_write()?;
+            let answer = {
+                let mut t = txn.open_table(table)?;
+                let current: Option<T> = match t.get(key.as_str())? {
+                    Some(v) => Some(codec::decode(v.value())?),
+                    None => None,
+                };
+                match current.map(change) {
+                    Some((Some(updated), answer)) => {
+                        t.insert(key.as_str(), codec::encode(&updated)?.as_slice())?;
+                        Some(answer)
+                    }
+                    Some((None, answer)) => Some(answer),
+                    None => None,
+                }
+            };
+            txn.commit()?;
+            Ok(answer)
+        })
+        .await
+    }
+}
+
+pub(crate) fn read_all<T: DeserializeOwned>(db: &redb::Database, table: RecordTable) -> Result<Vec<T>, StoreError> {
+    let txn = db.begin_read()?;
+    let table = txn.open_table(table)?;
+    let mut out = Vec::new();
+    for entry in table.iter()? {
+        out.push(codec::decode(entry?.1.value())?);
+    }
+    Ok(out)
+}
