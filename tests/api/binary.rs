@@ -214,3 +214,19 @@ async fn sigterm_lets_an_in_flight_request_finish() {
     let (code, log) = tokio::task::spawn_blocking(move || server.wait()).await.expect("wait");
     assert_eq!(code, Some(0), "{log}");
 }
+
+#[tokio::test]
+async fn json_logs_are_one_object_per_line_with_the_request_id() {
+    let dir = tempfile::tempdir().expect("dir");
+    let server = Binary::serve(&dir.path().join("gtms.redb"), &["--log-format", "json"]);
+    let res = reqwest::get(format!("{}/api/health", server.base)).await.expect("health");
+    let request_id = res.headers()["x-request-id"].to_str().expect("id").to_owned();
+    let (code, log) = server.terminate();
+    assert_eq!(code, Some(0));
+    let lines: Vec<serde_json::Value> =
+        log.lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}"))).collect();
+    let request = lines.iter().find(|l| l["request_id"] == request_id.as_str()).expect("the request's log line");
+    assert_eq!(request["path"], "/api/health");
+    assert_eq!(request["status"], 200);
+    assert!(request["level"].is_string() && request["timestamp"].is_string());
+}

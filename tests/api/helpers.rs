@@ -136,7 +136,7 @@ impl Binary {
             let text = log.lock().expect("log lock").clone();
             if let Some(i) = text.find("listening on ") {
                 let rest = &text[i + "listening on ".len()..];
-                let base = rest.split_whitespace().next().expect("address").to_owned();
+                let base = rest.split(|c: char| c.is_whitespace() || c == '"').next().expect("address").to_owned();
                 return Binary { child, base, log };
             }
             if let Ok(Some(status)) = child.try_wait() {
