@@ -87,6 +87,20 @@ pub struct Config {
     pub trusted_proxies: Vec<std::net::IpAddr>,
     /// The voice service's publishable (browser-safe) key, shown by `/api/config`.
     pub voice_publishable_key: Option<String>,
+    pub mcp: McpSettings,
+}
+
+/// Settings of the MCP endpoint at `/mcp`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct McpSettings {
+    /// `Host` values `/mcp` accepts (`name` or `name:port`); empty means the listen address's
+    /// host plus `localhost`, `127.0.0.1` and `::1`.
+    pub allowed_hosts: Vec<String>,
+    /// Browser origins (`scheme://host:port`, `:*` for any port) allowed to call `/mcp`; empty
+    /// means the allowed hosts on the bound port. Requests without `Origin` always pass.
+    pub allowed_origins: Vec<String>,
+    /// Tool calls per minute per credential (API key or workspace user).
+    pub rate_limit: u64,
 }
 
 /// Fixed-window limits of the workspace routes.
@@ -126,6 +140,9 @@ pub struct Layer {
     pub rate_limit_window_secs: Option<u64>,
     pub trusted_proxies: Option<Vec<String>>,
     pub voice_publishable_key: Option<String>,
+    pub mcp_allowed_hosts: Option<Vec<String>>,
+    pub mcp_allowed_origins: Option<Vec<String>>,
+    pub mcp_rate_limit: Option<u64>,
 }
 
 macro_rules! merge_fields {
@@ -146,7 +163,10 @@ impl Layer {
             tls_cert,
             tls_key,
             secure_cookies,
-            jwt_secret
+            jwt_secret,
+            mcp_allowed_hosts,
+            mcp_allowed_origins,
+            mcp_rate_limit
         );
         self
     }
@@ -184,6 +204,9 @@ impl Layer {
             trusted_proxies: get("GTMS_TRUSTED_PROXIES")
                 .map(|v| v.split(',').map(|p| p.trim().to_owned()).filter(|p| !p.is_empty()).collect()),
             voice_publishable_key: get("GTMS_VOICE_PUBLISHABLE_KEY"),
+            mcp_allowed_hosts: get("GTMS_MCP_ALLOWED_HOSTS").map(|v| comma_list(&v)),
+            mcp_allowed_origins: get("GTMS_MCP_ALLOWED_ORIGINS").map(|v| comma_list(&v)),
+            mcp_rate_limit: number(&get, "GTMS_MCP_RATE_LIMIT")?,
         })
     }
 
@@ -250,7 +273,22 @@ impl Layer {
             .iter()
             .map(|p| p.parse().map_err(|_| invalid("trusted_proxies", format!("{p:?} is not an IP address"))))
             .collect::<Result<Vec<_>, _>>()?;
+        let mcp = McpSettings {
+            allowed_hosts: self.mcp_allowed_hosts.unwrap_or_default(),
+            allowed_origins: self.mcp_allowed_origins.unwrap_or_default(),
+            rate_limit: self.mcp_rate_limit.unwrap_or(600),
+        };
+        if mcp.rate_limit == 0 {
+            return Err(invalid("mcp_rate_limit", "must be at least 1 tool call per minute"));
+        }
+        if let Some(bad) = mcp.allowed_origins.iter().find(|o| !o.contains("://") && o.as_str() != "null") {
+            return Err(invalid(
+                "mcp_allowed_origins",
+                format!("{bad:?} needs a scheme, e.g. https://app.example.com:443"),
+            ));
+        }
         Ok(Config {
+            mcp,
             rate_limits,
             trusted_proxies,
             voice_publishable_key: self.voice_publishable_key,
@@ -276,6 +314,10 @@ fn number<T: std::str::FromStr>(
         None => Ok(None),
         Some(v) => v.trim().parse().map(Some).map_err(|_| invalid(name, format!("{v:?} is not a whole number"))),
     }
+}
+
+fn comma_list(v: &str) -> Vec<String> {
+    v.split(',').map(|p| p.trim().to_owned()).filter(|p| !p.is_empty()).collect()
 }
 
 fn parse_bool(v: &str) -> Option<bool> {
