@@ -12,6 +12,7 @@ mod helpers;
 mod ingest;
 mod invites_cli;
 mod keys_cli;
+mod mcp;
 mod rate_limits;
 mod tls;
 mod workspace_pages;
