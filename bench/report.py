@@ -11,6 +11,7 @@ from datetime import datetime, timezone
 
 RATIOS = {
     "gtms /api/health": "hyper hello (ceiling)",
+    "gtms MCP tools/call company_get (1 session)": "gtms card /company/data/apple.json",
 }
 
 
