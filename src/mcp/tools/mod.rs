@@ -9,6 +9,7 @@ mod company_claims;
 mod company_lookup;
 mod directory;
 mod guide_tool;
+mod receipts;
 
 use std::sync::Arc;
 
@@ -43,8 +44,8 @@ pub fn all() -> Vec<ToolDef> {
         ToolDef::of::<directory::LetterCompanies>(),
         ToolDef::of::<directory::SignalsSearch>(),
         ToolDef::of::<directory::ExecutivesSearch>(),
-        ToolDef::of::<directory::ReceiptVerify>(),
-        ToolDef::of::<directory::CoverageStats>(),
+        ToolDef::of::<receipts::ReceiptVerify>(),
+        ToolDef::of::<receipts::CoverageStats>(),
         ToolDef::of::<guide_tool::DirectoryGuide>(),
     ]
 }
