@@ -98,7 +98,8 @@ pub async fn start(config: Config) -> Result<RunningApp, AppError> {
         }
     });
 
-    let router = server::Router::new(warp::service(http::routes(state.clone())), state.clone());
+    let mcp = std::sync::Arc::new(crate::mcp::Mcp::new(state.clone(), addr, shutdown.clone()));
+    let router = server::Router::new(warp::service(http::routes(state.clone())), state.clone(), mcp);
     let token = shutdown.clone();
     let handle = tokio::spawn(async move {
         server::serve(listener, tls, router, token).await;

@@ -91,6 +91,7 @@ pub struct Config {
     pub schedules: Schedules,
     /// Load the demo workspace (workers, deals, accounts, history) on the first start.
     pub seed_demo_workspace: bool,
+    pub mcp: McpSettings,
 }
 
 /// Job schedules; each a 6-field cron expression (seconds first), UTC.
@@ -110,6 +111,19 @@ impl Default for Schedules {
             cleanup: "0 30 3 * * *".into(),
         }
     }
+}
+
+/// Settings of the MCP endpoint at `/mcp`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct McpSettings {
+    /// `Host` values `/mcp` accepts (`name` or `name:port`); empty means the listen address's
+    /// host plus `localhost`, `127.0.0.1` and `::1`.
+    pub allowed_hosts: Vec<String>,
+    /// Browser origins (`scheme://host:port`, `:*` for any port) allowed to call `/mcp`; empty
+    /// means the allowed hosts on the bound port. Requests without `Origin` always pass.
+    pub allowed_origins: Vec<String>,
+    /// Tool calls per minute per credential (API key or workspace user).
+    pub rate_limit: u64,
 }
 
 /// Fixed-window limits of the workspace routes.
@@ -151,16 +165,25 @@ pub struct Layer {
     pub voice_publishable_key: Option<String>,
     pub schedules: Option<Schedules>,
     pub seed_demo_workspace: Option<bool>,
+    pub mcp_allowed_hosts: Option<Vec<String>>,
+    pub mcp_allowed_origins: Option<Vec<String>>,
+    pub mcp_rate_limit: Option<u64>,
 }
 
-macro_rules! merge_fields {
-    ($self:ident, $other:ident, $($f:ident),*) => { $( if $other.$f.is_some() { $self.$f = $other.$f; } )* };
+/// Merges two layers field by field. The destructuring and the struct literal are both
+/// exhaustive, so a new `Layer` field does not compile until it is listed here.
+macro_rules! merge_layers {
+    ($base:expr, $over:expr, $($f:ident),* $(,)?) => {{
+        let Layer { $($f),* } = $over;
+        let base = $base;
+        Layer { $($f: $f.or(base.$f)),* }
+    }};
 }
 
 impl Layer {
     /// Overrides this layer's fields with every field `other` sets.
-    pub fn merge(mut self, other: Layer) -> Layer {
-        merge_fields!(
+    pub fn merge(self, other: Layer) -> Layer {
+        merge_layers!(
             self,
             other,
             listen,
@@ -171,9 +194,21 @@ impl Layer {
             tls_cert,
             tls_key,
             secure_cookies,
-            jwt_secret
-        );
-        self
+            jwt_secret,
+            argon2_memory_kib,
+            argon2_iterations,
+            enrich_rate_limit,
+            auth_rate_limit,
+            api_rate_limit,
+            rate_limit_window_secs,
+            trusted_proxies,
+            voice_publishable_key,
+            schedules,
+            seed_demo_workspace,
+            mcp_allowed_hosts,
+            mcp_allowed_origins,
+            mcp_rate_limit,
+        )
     }
 
     pub fn from_file(path: &Path) -> Result<Layer, ConfigError> {
@@ -216,6 +251,9 @@ impl Layer {
                     Some(parse_bool(&v).ok_or_else(|| invalid("GTMS_SEED_DEMO_WORKSPACE", "expected true or false"))?)
                 }
             },
+            mcp_allowed_hosts: get("GTMS_MCP_ALLOWED_HOSTS").map(|v| comma_list(&v)),
+            mcp_allowed_origins: get("GTMS_MCP_ALLOWED_ORIGINS").map(|v| comma_list(&v)),
+            mcp_rate_limit: number(&get, "GTMS_MCP_RATE_LIMIT")?,
         })
     }
 
@@ -282,6 +320,20 @@ impl Layer {
             .iter()
             .map(|p| p.parse().map_err(|_| invalid("trusted_proxies", format!("{p:?} is not an IP address"))))
             .collect::<Result<Vec<_>, _>>()?;
+        let mcp = McpSettings {
+            allowed_hosts: self.mcp_allowed_hosts.unwrap_or_default(),
+            allowed_origins: self.mcp_allowed_origins.unwrap_or_default(),
+            rate_limit: self.mcp_rate_limit.unwrap_or(600),
+        };
+        if mcp.rate_limit == 0 {
+            return Err(invalid("mcp_rate_limit", "must be at least 1 tool call per minute"));
+        }
+        if let Some(bad) = mcp.allowed_origins.iter().find(|o| !o.contains("://") && o.as_str() != "null") {
+            return Err(invalid(
+                "mcp_allowed_origins",
+                format!("{bad:?} needs a scheme, e.g. https://app.example.com:443"),
+            ));
+        }
         let schedules = self.schedules.unwrap_or_default();
         for (name, expr) in [
             ("metrics_rollup", &schedules.metrics_rollup),
@@ -298,6 +350,7 @@ impl Layer {
         Ok(Config {
             schedules,
             seed_demo_workspace: self.seed_demo_workspace.unwrap_or(true),
+            mcp,
             rate_limits,
             trusted_proxies,
             voice_publishable_key: self.voice_publishable_key,
@@ -353,6 +406,10 @@ pub fn parse_cron(expr: &str) -> Option<croner::Cron> {
         .ok()
 }
 
+fn comma_list(v: &str) -> Vec<String> {
+    v.split(',').map(|p| p.trim().to_owned()).filter(|p| !p.is_empty()).collect()
+}
+
 fn parse_bool(v: &str) -> Option<bool> {
     match v.to_ascii_lowercase().as_str() {
         "1" | "true" | "yes" | "on" => Some(true),
@@ -394,6 +451,37 @@ mod tests {
         assert_eq!(cfg.listen.port(), 5000);
         assert_eq!(cfg.log_level, "debug");
         assert_eq!(cfg.log_format, LogFormat::Json);
+    }
+
+    #[test]
+    fn every_file_setting_survives_the_merge() {
+        let text = r#"
+            listen = "127.0.0.1:4001"
+            argon2_memory_kib = 64
+            argon2_iterations = 1
+            enrich_rate_limit = 7
+            auth_rate_limit = 8
+            api_rate_limit = 9
+            rate_limit_window_secs = 60
+            trusted_proxies = ["10.0.0.1"]
+            voice_publishable_key = "pk_x"
+            seed_demo_workspace = false
+            mcp_rate_limit = 11
+            [schedules]
+            cleanup = "0 0 4 * * *"
+        "#;
+        let file: Layer = toml::from_str(text).unwrap_or_else(|e| panic!("{e}"));
+        let cfg = Layer::default().merge(file).merge(Layer::default()).validate().unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(cfg.listen.port(), 4001);
+        assert_eq!((cfg.hash_cost.memory_kib, cfg.hash_cost.iterations), (64, 1));
+        assert_eq!(cfg.enrich_rate_limit, 7);
+        assert_eq!((cfg.rate_limits.auth, cfg.rate_limits.api, cfg.rate_limits.window_secs), (8, 9, 60));
+        assert_eq!(cfg.trusted_proxies.len(), 1);
+        assert_eq!(cfg.voice_publishable_key.as_deref(), Some("pk_x"));
+        assert!(!cfg.seed_demo_workspace);
+        assert_eq!(cfg.mcp.rate_limit, 11);
+        assert_eq!(cfg.schedules.cleanup, "0 0 4 * * *");
+        assert_eq!(cfg.schedules.metrics_rollup, "0 */5 * * * *", "unset schedules keep their defaults");
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! - faces
 //!   - `cli`       — clap commands; thin, calls services or the admin channel
 //!   - `http`      — warp routes, the JSON body filter, the one error-to-envelope mapping
+//!   - `mcp`       — the MCP tool server at `/mcp` (rmcp): tool registry, toolsets, guide page
 //!   - `admin`     — the Unix-socket channel that lets CLI commands reach a running server
 //! - wiring
 //!   - `app`       — builds the state, binds, spawns tasks, serves until shutdown
@@ -38,6 +39,7 @@ pub mod domain;
 pub mod http;
 pub mod jobs;
 pub mod limits;
+pub mod mcp;
 pub mod metrics;
 pub mod server;
 pub mod shutdown;

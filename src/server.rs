@@ -1,7 +1,10 @@
 //! The accept loop: one hyper-util connection builder (HTTP/1.1 and HTTP/2, with upgrades
 //! for `/ws`) over plain TCP or rustls, serving the warp routes. Every request gets an
 //! `X-Request-Id`, its peer address as an extension, and a log line. On shutdown the loop
-//! stops accepting and waits (bounded) for in-flight connections to finish.
+//! stops accepting and waits (bounded) for in-flight connections to finish. `/mcp`, `/mcp/...`
+//! and the protected-resource metadata go to the MCP face (`mcp_route`), beside warp.
+
+mod mcp_route;
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
@@ -24,6 +27,7 @@ use tower::{Service, ServiceExt};
 use crate::http::error::ApiError;
 use crate::http::filters::PeerAddr;
 use crate::http::{assets, rate_limit};
+use crate::mcp::Mcp;
 use crate::state::AppState;
 
 pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
@@ -38,6 +42,7 @@ const TLS_HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 pub struct Router<W> {
     warp: W,
     state: AppState,
+    mcp: Arc<Mcp>,
 }
 
 impl<W> Router<W>
@@ -45,8 +50,8 @@ where
     W: Service<Request<Incoming>, Response = warp::reply::Response, Error = Infallible> + Clone + Send + 'static,
     W::Future: Send,
 {
-    pub fn new(warp: W, state: AppState) -> Self {
-        Self { warp, state }
+    pub fn new(warp: W, state: AppState, mcp: Arc<Mcp>) -> Self {
+        Self { warp, state, mcp }
     }
 
     async fn call(self, mut req: Request<Incoming>, peer: SocketAddr) -> HttpResponse {
@@ -57,6 +62,8 @@ where
         let mut res = if let Some((decision, now)) = limited.filter(|(d, _)| !d.allowed) {
             let res = ApiError::RateLimited { retry_after: decision.retry_after(now) }.to_response();
             res.map(|b| b.map_err(|e| Box::new(e) as BoxError).boxed())
+        } else if Mcp::owns(&path) {
+            mcp_route::respond(&self.mcp, req).await
         } else if assets::owns(&path) {
             assets::respond(self.state.assets(), &method, &path, req.headers())
                 .map(|b| b.map_err(|never| match never {}).boxed())

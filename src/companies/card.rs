@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::seed::{Executive, Statement, Subsidiary};
 use crate::domain::Claim;
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Card {
     /// Stable account id derived from the CIK (`acc_` + ten digits).
     pub account_id: String,
@@ -26,7 +26,7 @@ pub struct Card {
     pub mcp_package_hint: McpHint,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Family {
     /// The parent company's slug when the registrant is itself a subsidiary (none known today).
     pub parent: Option<String>,
@@ -34,7 +34,7 @@ pub struct Family {
 }
 
 /// How an agent fetches this card through the MCP server.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct McpHint {
     pub server_url: String,
     pub transport: String,
@@ -55,4 +55,10 @@ pub struct RegistryRow {
 
 pub fn account_id(cik: &str) -> String {
     format!("acc_{cik}")
+}
+
+impl AsRef<Card> for Card {
+    fn as_ref(&self) -> &Card {
+        self
+    }
 }

@@ -54,20 +54,17 @@ pub fn resolve<'a>(
 /// The company's best signal by kind weight and recency.
 pub fn best_signal(company: &Company, as_of: &str) -> Result<Enrichment, LookupError> {
     let card = company.card.as_ref().ok_or(LookupError::NoSignal)?;
-    let as_of = NaiveDate::parse_from_str(as_of, "%Y-%m-%d").ok();
-    let mut best: Option<(&Claim<Statement>, f64)> = None;
-    for claim in &card.why_now {
-        let score = score(claim, as_of);
-        let better = match best {
-            None => true,
-            Some((b, s)) => score > s || (score == s && claim.receipt().filed() > b.receipt().filed()),
-        };
-        if better {
-            best = Some((claim, score));
-        }
-    }
-    let (signal, score) = best.ok_or(LookupError::NoSignal)?;
+    let (signal, score) = ranked_signals(card, as_of).into_iter().next().ok_or(LookupError::NoSignal)?;
     Ok(Enrichment { card: Arc::clone(card), signal: signal.clone(), score })
+}
+
+/// Every statement of a card with its score, best first: higher score, then the newer
+/// filing, then card order (the sort is stable).
+pub fn ranked_signals<'a>(card: &'a Card, as_of: &str) -> Vec<(&'a Claim<Statement>, f64)> {
+    let as_of = NaiveDate::parse_from_str(as_of, "%Y-%m-%d").ok();
+    let mut ranked: Vec<(&Claim<Statement>, f64)> = card.why_now.iter().map(|c| (c, score(c, as_of))).collect();
+    ranked.sort_by(|(a, sa), (b, sb)| sb.total_cmp(sa).then_with(|| b.receipt().filed().cmp(a.receipt().filed())));
+    ranked
 }
 
 /// Kind weight × recency, rounded to four decimals.

@@ -8,6 +8,8 @@ pub mod directory;
 pub mod enrich;
 pub mod export;
 pub mod extract;
+pub mod hubs;
 pub mod ingest;
 pub mod names;
+pub mod query;
 pub mod seed;

@@ -30,20 +30,20 @@ pub struct SeedCompany {
     pub subsidiaries: Vec<Claim<Subsidiary>>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Statement {
     pub kind: SignalKind,
     /// The claim in words; equal to the receipt's quote unless shortened for display.
     pub text: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Executive {
     pub name: String,
     pub title: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Subsidiary {
     pub name: String,
     /// Jurisdiction of organisation as stated in Exhibit 21, when given.

@@ -19,17 +19,22 @@ pub enum ReceiptError {
 }
 
 /// Proof of a claim: the sentence as it stands in the filing and where the filing is.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(try_from = "RawReceipt")]
 pub struct Receipt {
+    /// The sentence exactly as it stands in the filing.
     quote: String,
+    /// The EDGAR archive address of the filing document.
     url: String,
+    /// The SEC form type (10-K, 10-Q, 8-K, DEF 14A, ...).
     form: String,
+    /// Filing date, YYYY-MM-DD.
     filed: String,
+    /// SEC accession number of the filing.
     accession: String,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 struct RawReceipt {
     quote: String,
     url: String,
@@ -93,7 +98,7 @@ fn is_iso_date(s: &str) -> bool {
 }
 
 /// A value that is only ever held together with its receipt.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Claim<T> {
     #[serde(flatten)]
     value: T,

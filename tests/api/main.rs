@@ -13,6 +13,7 @@ mod helpers;
 mod ingest;
 mod invites_cli;
 mod keys_cli;
+mod mcp;
 mod metrics_jobs;
 mod rate_limits;
 mod tls;

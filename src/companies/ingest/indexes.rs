@@ -7,6 +7,7 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use crate::companies::card::{Card, RegistryRow};
+use crate::companies::hubs;
 use crate::companies::seed::SeedCompany;
 use crate::domain::Slug;
 
@@ -15,22 +16,19 @@ pub fn index_json(generated_at: &str, tracked: usize, cards: &[Card]) -> Value {
         .iter()
         .map(|c| json!({ "slug": c.slug, "name": c.legal_name, "ticker": c.ticker, "sector": c.sector }))
         .collect();
-    let mut sectors: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
-    let mut letters: BTreeMap<String, Vec<&str>> = BTreeMap::new();
-    for card in cards {
-        sectors.entry(card.sector.as_deref().unwrap_or("Unclassified")).or_default().push(&card.slug);
-        letters.entry(letter_of(&card.slug)).or_default().push(&card.slug);
-    }
-    let sectors: Vec<Value> = sectors
+    let sectors: Vec<Value> = hubs::by_sector(cards)
         .into_iter()
-        .map(|(name, slugs)| {
-            let slug = Slug::from_name(name).map(|s| s.to_string()).unwrap_or_else(|| "unclassified".into());
-            json!({ "slug": slug, "name": name, "count": slugs.len(), "companies": slugs })
+        .map(|(name, cards)| {
+            let slugs: Vec<&str> = cards.iter().map(|c| c.slug.as_str()).collect();
+            json!({ "slug": hubs::sector_slug(name), "name": name, "count": slugs.len(), "companies": slugs })
         })
         .collect();
-    let letters: Vec<Value> = letters
+    let letters: Vec<Value> = hubs::by_letter(cards)
         .into_iter()
-        .map(|(letter, slugs)| json!({ "letter": letter, "count": slugs.len(), "companies": slugs }))
+        .map(|(letter, cards)| {
+            let slugs: Vec<&str> = cards.iter().map(|c| c.slug.as_str()).collect();
+            json!({ "letter": letter, "count": slugs.len(), "companies": slugs })
+        })
         .collect();
     json!({
         "generated_at": generated_at,
@@ -40,15 +38,6 @@ pub fn index_json(generated_at: &str, tracked: usize, cards: &[Card]) -> Value {
         "sectors": sectors,
         "letters": letters,
     })
-}
-
-/// The letter hub a slug belongs to: its first letter, or `0-9` for a leading digit.
-pub fn letter_of(slug: &str) -> String {
-    match slug.chars().next() {
-        Some(c) if c.is_ascii_digit() => "0-9".into(),
-        Some(c) => c.to_string(),
-        None => "0-9".into(),
-    }
 }
 
 /// Compact rows `[slug, name, ticker, statements, people]`.
@@ -73,7 +62,7 @@ pub fn quotes(cards: &[Card]) -> Value {
     let rows: Vec<LatestQuote<'_>> = cards
         .iter()
         .filter_map(|c| {
-            let newest = c.why_now.first()?;
+            let newest = crate::companies::query::latest_statement(c)?;
             Some(LatestQuote {
                 slug: &c.slug,
                 name: &c.legal_name,

@@ -1,0 +1,135 @@
+//! The rmcp `ServerHandler`: one instance per MCP session. `tools/list` shows the registry's
+//! tools that the request's selection admits; `tools/call` checks the selection, the role,
+//! the per-credential rate limit, then runs the tool. A session is bound to the credential
+//! that opened it: another credential presenting its id is refused.
+
+use std::borrow::Cow;
+use std::sync::{Arc, OnceLock};
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, InitializeRequestParams, InitializeResult,
+    ListToolsResult, PaginatedRequestParams, ProtocolVersion, ServerCapabilities, ServerConfig,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
+
+use super::context::{CallContext, Caller, ToolContext};
+use super::error::ToolError;
+use super::registry::Registry;
+use crate::limits::{FixedWindow, unix_now};
+use crate::state::AppState;
+
+/// The protocol revisions served: 2025-06-18 and newer ones that keep the `initialize` handshake.
+const PROTOCOL_VERSIONS: [ProtocolVersion; 2] = [ProtocolVersion::V_2025_06_18, ProtocolVersion::V_2025_11_25];
+
+const INSTRUCTIONS: &str = "Receipted facts about US public companies from SEC EDGAR filings. Every statement, \
+executive and subsidiary comes with a receipt: the verbatim sentence, the EDGAR address of the filing, its form, \
+date and accession number. Start with company_search or company_get {\"slug\": ...}; directory_guide explains the \
+rest. Lists are paged (limit 1-100, default 20; `truncated` and `next_offset` say when there is more).";
+
+/// What every session shares.
+pub struct Shared {
+    pub state: AppState,
+    pub registry: Arc<Registry>,
+    /// Tool calls per credential per minute.
+    pub limiter: FixedWindow,
+}
+
+#[derive(Clone)]
+pub struct GtmsMcp {
+    shared: Arc<Shared>,
+    /// The credential id of the request that opened the session.
+    owner: Arc<OnceLock<String>>,
+}
+
+impl GtmsMcp {
+    pub fn new(shared: Arc<Shared>) -> Self {
+        Self { shared, owner: Arc::new(OnceLock::new()) }
+    }
+
+    fn call_context(&self, ctx: &RequestContext<RoleServer>) -> Result<CallContext, McpError> {
+        let found = ctx.extensions.get::<http::request::Parts>().and_then(|p| p.extensions.get::<CallContext>());
+        let cc = found.cloned().ok_or_else(|| McpError::internal_error("request arrived without admission", None))?;
+        let id = cc.caller.id();
+        if self.owner.get_or_init(|| id.clone()) != &id {
+            return Err(McpError::invalid_request("this MCP session was opened by another credential", None));
+        }
+        Ok(cc)
+    }
+
+    async fn run(&self, cc: CallContext, request: CallToolRequestParams) -> Result<CallToolResult, McpError> {
+        let Some(tool) = self.shared.registry.get(&request.name).filter(|t| cc.selection.admits(t)) else {
+            return Err(McpError::invalid_params(
+                format!("unknown tool {:?}; tools/list shows the tools of this connection's toolsets", request.name),
+                None,
+            ));
+        };
+        if !cc.caller.may_run(tool.access) {
+            let refusal =
+                ToolError::NotPermitted(format!("{} changes workspace data and needs the admin role", tool.name));
+            return Ok(refusal.into_result());
+        }
+        let now = unix_now();
+        let decision = self.shared.limiter.check(&cc.caller.id(), now);
+        if !decision.allowed {
+            let limited = ToolError::RateLimited { limit: decision.limit, retry_after: decision.retry_after(now) };
+            return Ok(limited.into_result());
+        }
+        if let Caller::ApiKey { id, .. } = &cc.caller {
+            self.shared.state.api_keys().record_use(id, now as i64);
+        }
+        let ctx = ToolContext {
+            state: self.shared.state.clone(),
+            caller: cc.caller,
+            selection: cc.selection,
+            registry: Arc::clone(&self.shared.registry),
+        };
+        let result = match tool.call(&ctx, request.arguments.unwrap_or_default()).await {
+            Ok(value) => CallToolResult::structured(value),
+            Err(e) => e.into_result(),
+        };
+        Ok(result)
+    }
+}
+
+impl ServerHandler for GtmsMcp {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_protocol_version(ProtocolVersion::V_2025_11_25)
+            .with_server_info(Implementation::new("gtms", crate::state::VERSION))
+            .with_instructions(INSTRUCTIONS)
+    }
+
+    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
+        Cow::Borrowed(&PROTOCOL_VERSIONS)
+    }
+
+    async fn initialize(
+        &self,
+        request: InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<InitializeResult, McpError> {
+        self.call_context(&context)?;
+        context.peer.set_peer_info(request.clone());
+        self.negotiate_initialize(&request)
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, McpError> {
+        let cc = self.call_context(&context)?;
+        let tools = self.shared.registry.all().iter().filter(|t| cc.selection.admits(t)).map(|t| t.to_tool()).collect();
+        Ok(ListToolsResult::with_all_items(tools))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, McpError> {
+        let cc = self.call_context(&context)?;
+        self.run(cc, request).await.map(CallToolResponse::from)
+    }
+}

@@ -1,0 +1,133 @@
+//! The MCP face: an rmcp Streamable HTTP server at `/mcp` whose tools come from one registry
+//! (`registry`, `tools/`), grouped into toolsets, plus the guide page (`/mcp/guide`) and the
+//! RFC 9728 protected-resource metadata. Tools call the company services (`companies::*`)
+//! exactly as the HTTP routes do; this module never imports the HTTP face, and it never
+//! chooses an HTTP error status — refusals go back to the accept loop as `Refusal`.
+
+mod access;
+mod context;
+mod error;
+mod guide;
+mod handler;
+mod registry;
+mod tools;
+
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use bytes::Bytes;
+use http::{HeaderMap, Request, Response, Uri};
+use http_body_util::combinators::BoxBody;
+use hyper::body::Incoming;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use tokio_util::sync::CancellationToken;
+
+pub use access::Gate;
+pub use context::{CallContext, Caller, Selection};
+pub use error::{Refusal, ToolError};
+pub use registry::{Access, McpTool, Registry, ToolDef, Toolset};
+
+use crate::limits::FixedWindow;
+use crate::state::AppState;
+use handler::{GtmsMcp, Shared};
+
+/// The path of the protected-resource metadata (RFC 9728); also served with `/mcp` appended.
+pub const RESOURCE_METADATA_PATH: &str = "/.well-known/oauth-protected-resource";
+
+/// Window of the per-credential tool-call limit.
+const RATE_WINDOW_SECS: u64 = 60;
+
+/// The `/mcp` endpoint, built once at start-up.
+pub struct Mcp {
+    state: AppState,
+    gate: Gate,
+    registry: Arc<Registry>,
+    service: StreamableHttpService<GtmsMcp, LocalSessionManager>,
+    guide: Bytes,
+    scheme: &'static str,
+    bound: SocketAddr,
+}
+
+impl Mcp {
+    /// `bound` is the listening address (for default allowed hosts and origins); cancelling
+    /// `shutdown` closes every MCP session so open streams never hold a graceful exit.
+    pub fn new(state: AppState, bound: SocketAddr, shutdown: CancellationToken) -> Self {
+        let settings = &state.config().mcp;
+        let gate = Gate::new(settings, bound);
+        let registry = Arc::new(Registry::new(tools::all()));
+        let shared = Arc::new(Shared {
+            state: state.clone(),
+            registry: Arc::clone(&registry),
+            limiter: FixedWindow::new(settings.rate_limit, RATE_WINDOW_SECS),
+        });
+        let config = StreamableHttpServerConfig::default()
+            .with_allowed_hosts(gate.hosts().iter().cloned())
+            .with_allowed_origins(gate.origins().iter().cloned())
+            .enforce_origin_validation()
+            .with_max_request_body_bytes(64 * 1024)
+            .with_cancellation_token(shutdown);
+        let factory = move || Ok(GtmsMcp::new(Arc::clone(&shared)));
+        let service = StreamableHttpService::new(factory, Arc::new(LocalSessionManager::default()), config);
+        let guide = Bytes::from(guide::render(&registry));
+        let tls = state.config().tls.is_some() || state.config().secure_cookies;
+        let scheme = if tls { "https" } else { "http" };
+        Self { state, gate, registry, service, guide, scheme, bound }
+    }
+
+    /// Whether a path belongs to this face.
+    pub fn owns(path: &str) -> bool {
+        path == "/mcp" || path.starts_with("/mcp/") || path.starts_with(RESOURCE_METADATA_PATH)
+    }
+
+    pub fn registry(&self) -> &Registry {
+        &self.registry
+    }
+
+    /// The guide page (HTML).
+    pub fn guide(&self) -> Bytes {
+        self.guide.clone()
+    }
+
+    /// `scheme://host` as the client addressed us (when that host is allowed), else the bound address.
+    pub fn base_url(&self, headers: &HeaderMap, uri: &Uri) -> String {
+        let host = headers.get(http::header::HOST).and_then(|v| v.to_str().ok());
+        match host.filter(|_| self.gate.host_allowed(headers, uri)) {
+            Some(h) => format!("{}://{h}", self.scheme),
+            None => format!("{}://{}", self.scheme, self.bound),
+        }
+    }
+
+    /// The RFC 9728 protected-resource metadata document.
+    pub fn resource_metadata(&self, headers: &HeaderMap, uri: &Uri) -> serde_json::Value {
+        let base = self.base_url(headers, uri);
+        serde_json::json!({
+            "resource": format!("{base}/mcp"),
+            "authorization_servers": [],
+            "bearer_methods_supported": ["header"],
+            "resource_name": "gtms company intelligence and workspace tools (MCP)",
+            "resource_documentation": format!("{base}/mcp/guide"),
+        })
+    }
+
+    /// The `WWW-Authenticate` value of a 401 from `/mcp`.
+    pub fn challenge(&self, headers: &HeaderMap, uri: &Uri) -> String {
+        format!("Bearer resource_metadata=\"{}{RESOURCE_METADATA_PATH}\"", self.base_url(headers, uri))
+    }
+
+    /// Host, Origin, credential and toolset checks for one `/mcp` request.
+    pub async fn admit(&self, headers: &HeaderMap, uri: &Uri, token: Option<&str>) -> Result<CallContext, Refusal> {
+        access::admit(&self.state, &self.gate, headers, uri, token).await
+    }
+
+    /// Hands an admitted request to the rmcp transport.
+    pub async fn serve(
+        &self,
+        mut req: Request<Incoming>,
+        admitted: CallContext,
+    ) -> Response<BoxBody<Bytes, Infallible>> {
+        req.extensions_mut().insert(admitted);
+        self.service.handle(req).await
+    }
+}

@@ -1,0 +1,169 @@
+//! The tool registry: every MCP tool is a type implementing `McpTool` (name, toolset,
+//! description, typed arguments and output, an example call, and `run`), registered with one
+//! line in `tools::all()`. From that one definition come the `tools/list` entry (input and
+//! output schemas, annotations), argument parsing, dispatch and the guide page.
+
+use std::future::Future;
+use std::sync::Arc;
+
+use futures_util::future::BoxFuture;
+use rmcp::handler::server::common::{schema_for_empty_input, schema_for_input, schema_for_output};
+use rmcp::model::{JsonObject, Tool, ToolAnnotations};
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use super::context::ToolContext;
+use super::error::ToolError;
+
+/// The groups a client can select with `?toolsets=` or `X-MCP-Toolsets`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Toolset {
+    Company,
+    Workers,
+    Deals,
+    Memory,
+    Brain,
+    Metrics,
+    Coordinator,
+}
+
+impl Toolset {
+    pub const ALL: [Toolset; 7] =
+        [Self::Company, Self::Workers, Self::Deals, Self::Memory, Self::Brain, Self::Metrics, Self::Coordinator];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Company => "company",
+            Self::Workers => "workers",
+            Self::Deals => "deals",
+            Self::Memory => "memory",
+            Self::Brain => "brain",
+            Self::Metrics => "metrics",
+            Self::Coordinator => "coordinator",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|t| t.as_str() == s)
+    }
+}
+
+/// Whether a tool only reads, or changes workspace state (and then needs the admin role).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    Read,
+    Write,
+}
+
+/// One tool. Arguments are parsed from the call's JSON object into `Args`
+/// (`deny_unknown_fields` recommended); `Output` is returned as `structuredContent` and as text.
+pub trait McpTool: 'static {
+    const NAME: &'static str;
+    const TOOLSET: Toolset;
+    const DESCRIPTION: &'static str;
+    const ACCESS: Access = Access::Read;
+    /// Whether calling twice with the same arguments has no further effect.
+    const IDEMPOTENT: bool = true;
+    type Args: DeserializeOwned + JsonSchema + Send + 'static;
+    type Output: Serialize + JsonSchema + 'static;
+
+    /// Arguments of a valid call against the embedded data (the guide shows it; tests run it).
+    fn example() -> Value;
+
+    fn run(ctx: &ToolContext, args: Self::Args) -> impl Future<Output = Result<Self::Output, ToolError>> + Send;
+}
+
+type Invoke = for<'a> fn(&'a ToolContext, JsonObject) -> BoxFuture<'a, Result<Value, ToolError>>;
+
+/// A registered tool, type-erased.
+pub struct ToolDef {
+    pub name: &'static str,
+    pub toolset: Toolset,
+    pub access: Access,
+    pub description: &'static str,
+    pub idempotent: bool,
+    pub input_schema: Arc<JsonObject>,
+    pub output_schema: Arc<JsonObject>,
+    pub example: Value,
+    invoke: Invoke,
+}
+
+impl ToolDef {
+    /// Registers `T`.
+    pub fn of<T: McpTool>() -> Self
+    where
+        T::Args: Send,
+    {
+        Self {
+            name: T::NAME,
+            toolset: T::TOOLSET,
+            access: T::ACCESS,
+            description: T::DESCRIPTION,
+            idempotent: T::IDEMPOTENT,
+            // Schema generation is static; a unit test proves every tool's schema is valid.
+            input_schema: schema_for_input::<T::Args>().unwrap_or_else(|_| schema_for_empty_input()),
+            output_schema: schema_for_output::<T::Output>(),
+            example: T::example(),
+            invoke: invoke::<T>,
+        }
+    }
+
+    pub fn read_only(&self) -> bool {
+        self.access == Access::Read
+    }
+
+    /// The `tools/list` entry.
+    pub fn to_tool(&self) -> Tool {
+        let annotations = ToolAnnotations::new()
+            .read_only(self.read_only())
+            .destructive(false)
+            .idempotent(self.idempotent)
+            .open_world(false);
+        Tool::new(self.name, self.description, self.input_schema.clone())
+            .with_raw_output_schema(self.output_schema.clone())
+            .with_annotations(annotations)
+    }
+
+    /// Parses the arguments, runs the tool and serialises its output.
+    pub fn call<'a>(&self, ctx: &'a ToolContext, args: JsonObject) -> BoxFuture<'a, Result<Value, ToolError>> {
+        (self.invoke)(ctx, args)
+    }
+}
+
+fn invoke<T: McpTool>(ctx: &ToolContext, args: JsonObject) -> BoxFuture<'_, Result<Value, ToolError>>
+where
+    T::Args: Send,
+{
+    let parsed = serde_json::from_value::<T::Args>(Value::Object(args));
+    Box::pin(async move {
+        let args =
+            parsed.map_err(|e| ToolError::InvalidArguments(format!("invalid arguments for {}: {e}", T::NAME)))?;
+        let output = T::run(ctx, args).await?;
+        serde_json::to_value(output).map_err(|e| ToolError::Internal(format!("serialising {}: {e}", T::NAME)))
+    })
+}
+
+/// Every tool, in registration order.
+pub struct Registry {
+    tools: Vec<ToolDef>,
+}
+
+impl Registry {
+    pub fn new(tools: Vec<ToolDef>) -> Self {
+        Self { tools }
+    }
+
+    pub fn all(&self) -> &[ToolDef] {
+        &self.tools
+    }
+
+    pub fn get(&self, name: &str) -> Option<&ToolDef> {
+        self.tools.iter().find(|t| t.name == name)
+    }
+
+    pub fn in_toolset(&self, toolset: Toolset) -> impl Iterator<Item = &ToolDef> {
+        self.tools.iter().filter(move |t| t.toolset == toolset)
+    }
+}

@@ -1,0 +1,146 @@
+//! The tools, one file per group, and `all()`: the registration list. Adding a tool is a type
+//! implementing `McpTool` in its group's file plus one line here. Also the pieces tools share:
+//! paging (limit 1–100, default 20, with `truncated` and `next_offset` in every list output),
+//! the compact company reference, and slug resolution.
+//! The workspace toolsets (workers, deals, memory, brain, metrics, coordinator) are filled by
+//! the issues that build those features.
+
+mod company_claims;
+mod company_lookup;
+mod directory;
+mod guide_tool;
+mod receipts;
+
+use std::sync::Arc;
+
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use super::context::ToolContext;
+use super::error::ToolError;
+use super::registry::ToolDef;
+use crate::companies::card::Card;
+use crate::domain::Slug;
+
+/// Every tool of the server, in the order `tools/list` and the guide show them.
+pub fn all() -> Vec<ToolDef> {
+    vec![
+        ToolDef::of::<company_lookup::CompanyGet>(),
+        ToolDef::of::<directory::CompanySearch>(),
+        ToolDef::of::<company_lookup::CompanyByTicker>(),
+        ToolDef::of::<company_lookup::CompanyByDomain>(),
+        ToolDef::of::<company_lookup::CompanyByCik>(),
+        ToolDef::of::<company_lookup::TickerToSlug>(),
+        ToolDef::of::<company_lookup::CompanyEnrich>(),
+        ToolDef::of::<company_claims::CompanyWhyNow>(),
+        ToolDef::of::<company_claims::CompanyStatements>(),
+        ToolDef::of::<company_claims::CompanyLatestQuote>(),
+        ToolDef::of::<company_claims::CompanyExecutives>(),
+        ToolDef::of::<company_claims::CompanyFamily>(),
+        ToolDef::of::<company_claims::CompanySources>(),
+        ToolDef::of::<company_claims::CompaniesCompare>(),
+        ToolDef::of::<directory::SectorList>(),
+        ToolDef::of::<directory::SectorCompanies>(),
+        ToolDef::of::<directory::LetterCompanies>(),
+        ToolDef::of::<directory::SignalsSearch>(),
+        ToolDef::of::<directory::ExecutivesSearch>(),
+        ToolDef::of::<receipts::ReceiptVerify>(),
+        ToolDef::of::<receipts::CoverageStats>(),
+        ToolDef::of::<guide_tool::DirectoryGuide>(),
+    ]
+}
+
+pub const DEFAULT_LIMIT: usize = 20;
+pub const MAX_LIMIT: usize = 100;
+
+/// Where a page sits in the full result list.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct PageInfo {
+    /// Results in the full list.
+    pub total: usize,
+    pub offset: usize,
+    pub limit: usize,
+    pub returned: usize,
+    /// True when results exist beyond this page.
+    pub truncated: bool,
+    /// The `offset` of the next page, when there is one.
+    pub next_offset: Option<usize>,
+}
+
+/// One page of `items`; `limit` must be 1–100 (default 20).
+pub fn page<T>(items: Vec<T>, limit: Option<u32>, offset: Option<u32>) -> Result<(Vec<T>, PageInfo), ToolError> {
+    let limit = match limit {
+        None => DEFAULT_LIMIT,
+        Some(l) if (1..=MAX_LIMIT as u32).contains(&l) => l as usize,
+        Some(l) => return Err(ToolError::bad(format!("limit must be between 1 and {MAX_LIMIT}, got {l}"))),
+    };
+    let offset = offset.unwrap_or(0) as usize;
+    let total = items.len();
+    let rows: Vec<T> = items.into_iter().skip(offset).take(limit).collect();
+    let end = offset.saturating_add(rows.len());
+    let truncated = end < total;
+    let info =
+        PageInfo { total, offset, limit, returned: rows.len(), truncated, next_offset: truncated.then_some(end) };
+    Ok((rows, info))
+}
+
+/// A company with a card, in brief.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct CompanyRef {
+    pub slug: String,
+    pub legal_name: String,
+    pub ticker: String,
+    pub cik: String,
+    pub sector: Option<String>,
+}
+
+impl From<&Card> for CompanyRef {
+    fn from(c: &Card) -> Self {
+        Self {
+            slug: c.slug.clone(),
+            legal_name: c.legal_name.clone(),
+            ticker: c.ticker.clone(),
+            cik: c.cik.clone(),
+            sector: c.sector.clone(),
+        }
+    }
+}
+
+/// The card of `slug`, or a clear error saying how to find one.
+pub fn card(ctx: &ToolContext, slug: &str) -> Result<Arc<Card>, ToolError> {
+    let slug = Slug::parse(slug.trim()).map_err(|e| ToolError::bad(format!("slug {slug:?}: {e}")))?;
+    let company = ctx.state.directory().by_slug(slug.as_str());
+    company.and_then(|c| c.card.clone()).ok_or_else(|| {
+        ToolError::NotFound(format!("no company card has the slug {slug:?}; find slugs with company_search"))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_tool_has_a_valid_schema_and_a_unique_name() {
+        let tools = all();
+        assert_eq!(tools.len(), 22);
+        let mut names: Vec<&str> = tools.iter().map(|t| t.name).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), 22);
+        for t in &tools {
+            assert_eq!(t.input_schema.get("type"), Some(&serde_json::json!("object")), "{}", t.name);
+            assert_eq!(t.output_schema.get("type"), Some(&serde_json::json!("object")), "{}", t.name);
+            assert!(t.example.is_object(), "{}", t.name);
+        }
+    }
+
+    #[test]
+    fn pages_are_bounded_and_say_when_truncated() {
+        let (rows, info) = page((0..45).collect::<Vec<_>>(), None, Some(20)).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!((rows.len(), info.truncated, info.next_offset), (20, true, Some(40)));
+        let (rows, info) = page((0..45).collect::<Vec<_>>(), Some(100), Some(40)).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!((rows.len(), info.truncated, info.next_offset), (5, false, None));
+        assert!(page(vec![1], Some(101), None).is_err());
+        assert!(page(vec![1], Some(0), None).is_err());
+    }
+}

@@ -1,0 +1,185 @@
+//! `/mcp` with real clients: the official Python SDK (`tests/mcp/client_check.py`: every
+//! company tool against its output schema, bad arguments, 401/403/400, toolsets) and the MCP
+//! Inspector CLI; plus the tool-call rate limit and a graceful exit with a session open.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use gtms::domain::Role;
+use serde_json::{Value, json};
+
+use crate::helpers::{Binary, gtms, spawn_app, spawn_app_with};
+
+fn tests_mcp_dir() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp")
+}
+
+#[tokio::test]
+async fn the_python_sdk_client_passes_every_check() {
+    let app = spawn_app().await;
+    let (key, _) = app.api_key("acme").await;
+    let token = app.token(Role::Viewer).await;
+    let script = tests_mcp_dir().join("client_check.py");
+    let out = tokio::process::Command::new("python3")
+        .arg(&script)
+        .args([&app.base, &key, &token])
+        .output()
+        .await
+        .expect("run python3 (pip install mcp jsonschema; .ci/run does)");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "client_check.py failed:\n{stdout}\n{stderr}");
+    assert!(stdout.contains("PASS"), "{stdout}");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn the_inspector_cli_lists_the_company_tools() {
+    let app = spawn_app().await;
+    let (key, _) = app.api_key("acme").await;
+    let url = app.url("/mcp");
+    let header = format!("Authorization: Bearer {key}");
+    let out = tokio::process::Command::new("npx")
+        .current_dir(tests_mcp_dir())
+        .args(["--no-install", "mcp-inspector", "--cli", &url, "--method", "tools/list", "--header", &header])
+        .output()
+        .await
+        .expect("run npx (npm install in tests/mcp; .ci/run does)");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "inspector failed:\n{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    let listed: Value = serde_json::from_str(&stdout).expect("inspector prints JSON");
+    let tools = listed["tools"].as_array().expect("tools");
+    assert_eq!(tools.len(), 22);
+    assert!(tools.iter().all(|t| t["outputSchema"]["type"] == "object" && t["annotations"]["readOnlyHint"] == true));
+    app.stop().await;
+}
+
+/// The JSON-RPC message of a Streamable HTTP answer (plain JSON or the SSE `data:` line).
+fn rpc_message(body: &str) -> Value {
+    if let Ok(v) = serde_json::from_str::<Value>(body) {
+        return v;
+    }
+    body.lines()
+        .filter_map(|l| l.strip_prefix("data:"))
+        .filter_map(|d| serde_json::from_str::<Value>(d.trim()).ok())
+        .find(|v| v.get("jsonrpc").is_some())
+        .unwrap_or_else(|| panic!("no JSON-RPC message in {body:?}"))
+}
+
+struct RawSession {
+    client: reqwest::Client,
+    url: String,
+    auth: String,
+    id: String,
+}
+
+impl RawSession {
+    async fn open(base: &str, bearer: &str) -> RawSession {
+        let client = reqwest::Client::new();
+        let (url, auth) = (format!("{base}/mcp"), format!("Bearer {bearer}"));
+        let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}});
+        let res = client
+            .post(&url)
+            .header("authorization", &auth)
+            .header("accept", "application/json, text/event-stream")
+            .json(&init)
+            .send()
+            .await
+            .expect("initialize");
+        assert_eq!(res.status(), 200);
+        let id = res.headers()["mcp-session-id"].to_str().expect("session id").to_owned();
+        let answer = rpc_message(&res.text().await.expect("body"));
+        assert_eq!(answer["result"]["protocolVersion"], "2025-06-18");
+        let session = RawSession { client, url, auth, id };
+        session.post(json!({"jsonrpc": "2.0", "method": "notifications/initialized"})).await;
+        session
+    }
+
+    async fn post(&self, message: Value) -> reqwest::Response {
+        self.client
+            .post(&self.url)
+            .header("authorization", &self.auth)
+            .header("accept", "application/json, text/event-stream")
+            .header("mcp-session-id", &self.id)
+            .header("mcp-protocol-version", "2025-06-18")
+            .json(&message)
+            .send()
+            .await
+            .expect("post")
+    }
+
+    async fn call(&self, id: u64, tool: &str, arguments: Value) -> Value {
+        let msg = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": tool, "arguments": arguments}});
+        rpc_message(&self.post(msg).await.text().await.expect("body"))
+    }
+}
+
+#[tokio::test]
+async fn tool_calls_over_the_per_credential_limit_are_is_error_results() {
+    let app = spawn_app_with(|l| l.mcp_rate_limit = Some(2)).await;
+    let (key, _) = app.api_key("acme").await;
+    let session = RawSession::open(&app.base, &key).await;
+    for id in 1..=2 {
+        let answer = session.call(id, "company_get", json!({"slug": "apple"})).await;
+        assert_eq!(answer["result"]["isError"], false, "{answer}");
+        assert_eq!(answer["result"]["structuredContent"]["slug"], "apple");
+    }
+    let limited = session.call(3, "company_get", json!({"slug": "apple"})).await;
+    assert_eq!(limited["result"]["isError"], true, "{limited}");
+    let text = limited["result"]["content"][0]["text"].as_str().unwrap_or_default();
+    assert!(text.starts_with("rate_limited:") && text.contains("retry in"), "{text}");
+
+    let other = RawSession::open(&app.base, &app.api_key("acme").await.0).await;
+    let fresh = other.call(1, "company_get", json!({"slug": "apple"})).await;
+    assert_eq!(fresh["result"]["isError"], false, "another credential has its own budget");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_session_belongs_to_the_credential_that_opened_it() {
+    let app = spawn_app().await;
+    let (key, _) = app.api_key("acme").await;
+    let (other_key, _) = app.api_key("globex").await;
+    let mut session = RawSession::open(&app.base, &key).await;
+    session.auth = format!("Bearer {other_key}");
+    let answer = session.call(1, "company_get", json!({"slug": "apple"})).await;
+    assert!(answer.get("error").is_some(), "a foreign credential cannot use the session: {answer}");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn an_open_mcp_session_does_not_hold_a_sigterm_shutdown() {
+    let dir = tempfile::tempdir().expect("dir");
+    let data = dir.path().join("gtms.redb");
+    let out = gtms()
+        .args(["keys", "--data"])
+        .arg(&data)
+        .args(["create", "--tenant", "acme", "--name", "mcp"])
+        .env("GTMS_ARGON2_MEMORY_KIB", "64")
+        .env("GTMS_ARGON2_ITERATIONS", "1")
+        .output()
+        .expect("gtms keys create");
+    let key = String::from_utf8_lossy(&out.stdout).split_whitespace().next().expect("key").to_owned();
+    let server = Binary::serve(&data, &[]);
+    let session = RawSession::open(&server.base, &key).await;
+    // The standalone SSE stream stays open until the server ends it.
+    let stream = session
+        .client
+        .get(&session.url)
+        .header("authorization", &session.auth)
+        .header("accept", "text/event-stream")
+        .header("mcp-session-id", &session.id)
+        .header("mcp-protocol-version", "2025-06-18")
+        .send()
+        .await
+        .expect("open the SSE stream");
+    assert_eq!(stream.status(), 200);
+
+    let started = Instant::now();
+    let (code, log) = tokio::task::spawn_blocking(move || server.terminate()).await.expect("join");
+    assert_eq!(code, Some(0), "{log}");
+    assert!(started.elapsed() < Duration::from_secs(10), "shutdown took {:?}: {log}", started.elapsed());
+    drop(stream);
+}

@@ -1,0 +1,193 @@
+"""Checks gtms's /mcp with the official MCP Python SDK (and plain HTTP for the refusals).
+
+Usage: client_check.py BASE_URL API_KEY WORKSPACE_TOKEN
+Run by tests/api/mcp.rs against an app it started. Prints one line per check; exits 1 on
+the first failure with the reason.
+"""
+import asyncio
+import json
+import sys
+
+import httpx2
+import jsonschema
+from mcp import ClientSession
+from mcp.client.streamable_http import streamable_http_client
+
+# Valid arguments for every company tool, written independently of the server's examples.
+CALLS = {
+    "company_get": {"slug": "apple"},
+    "company_search": {"query": "micro", "limit": 3},
+    "company_by_ticker": {"ticker": "msft"},
+    "company_by_domain": {"domain": "https://investor.apple.com/x"},
+    "company_by_cik": {"cik": "0000320193"},
+    "ticker_to_slug": {"ticker": "AAPL"},
+    "company_enrich": {"ticker": "AAPL"},
+    "company_why_now": {"slug": "apple", "limit": 2},
+    "company_statements": {"slug": "apple", "kind": "dividend"},
+    "company_latest_quote": {"slug": "microsoft"},
+    "company_executives": {"slug": "apple", "limit": 1, "offset": 1},
+    "company_family": {"slug": "microsoft"},
+    "company_sources": {"slug": "apple"},
+    "companies_compare": {"slugs": ["apple", "microsoft", "nvidia"]},
+    "sector_list": {},
+    "sector_companies": {"sector": "Financials", "limit": 100},
+    "letter_companies": {"letter": "0-9"},
+    "signals_search": {"query": "acquisition", "limit": 5},
+    "executives_search": {"query": "chief executive", "limit": 5},
+    "receipt_verify": {"quote": "quarterly cash dividend was $0.26 per share"},
+    "coverage_stats": {},
+    "directory_guide": {},
+}
+
+BAD_CALLS = [
+    ("company_get", {}),
+    ("company_get", {"slug": "Not A Slug"}),
+    ("company_get", {"slug": "no-such-company-anywhere"}),
+    ("company_get", {"slug": "apple", "extra": 1}),
+    ("company_by_ticker", {"ticker": "AAPL;DROP"}),
+    ("company_by_cik", {"cik": "abc"}),
+    ("company_search", {"query": "a", "limit": 1000}),
+    ("companies_compare", {"slugs": ["apple"]}),
+    ("company_statements", {"slug": "apple", "since": "yesterday"}),
+    ("company_statements", {"slug": "apple", "kind": "gossip"}),
+    ("company_enrich", {}),
+    ("letter_companies", {"letter": "ab"}),
+    ("signals_search", {}),
+    ("receipt_verify", {"quote": "short"}),
+]
+
+checks = 0
+
+
+def ok(cond, what):
+    global checks
+    if not cond:
+        print(f"FAIL: {what}")
+        sys.exit(1)
+    checks += 1
+
+
+def envelope(res, status, what):
+    ok(res.status_code == status, f"{what}: status {res.status_code} != {status}: {res.text[:200]}")
+    body = res.json()
+    ok(set(body) == {"error", "message", "status"} and body["status"] == status, f"{what}: envelope {body}")
+    return body
+
+
+def init_body():
+    return {
+        "jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                   "clientInfo": {"name": "check", "version": "1"}},
+    }
+
+
+def raw_http_checks(base, key):
+    headers = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
+    with httpx2.Client(timeout=10) as http:
+        res = http.post(f"{base}/mcp", headers=headers, json=init_body())
+        envelope(res, 401, "no credentials")
+        challenge = res.headers.get("www-authenticate", "")
+        ok(challenge.startswith("Bearer resource_metadata=\"") and "/.well-known/oauth-protected-resource" in challenge,
+           f"WWW-Authenticate: {challenge!r}")
+        meta_url = challenge.split('"')[1]
+        meta = http.get(meta_url).json()
+        ok(meta["resource"] == f"{base}/mcp" and meta["bearer_methods_supported"] == ["header"], f"metadata {meta}")
+        ok(http.get(f"{base}/.well-known/oauth-protected-resource/mcp").status_code == 200, "metadata at /mcp suffix")
+        bad_key = dict(headers, authorization="Bearer gtms_notakey_000")
+        envelope(http.post(f"{base}/mcp", headers=bad_key, json=init_body()), 401, "invalid key")
+        keyed = dict(headers, authorization=f"Bearer {key}")
+        foreign = dict(keyed, origin="https://evil.example")
+        envelope(http.post(f"{base}/mcp", headers=foreign, json=init_body()), 403, "foreign Origin")
+        envelope(http.post(f"{base}/mcp?toolsets=company,bogus", headers=keyed, json=init_body()), 400,
+                 "unknown toolset")
+        envelope(http.post(f"{base}/mcp", headers=dict(keyed, **{"x-mcp-toolsets": "deals"}), json=init_body()),
+                 403, "API key asking for a workspace toolset")
+        own_origin = dict(keyed, origin=base)
+        res = http.post(f"{base}/mcp", headers=own_origin, json=init_body())
+        ok(res.status_code == 200, f"same-origin initialize: {res.status_code} {res.text[:200]}")
+        guide = http.get(f"{base}/mcp/guide")
+        ok(guide.status_code == 200 and "text/html" in guide.headers["content-type"], "guide page")
+        ok(all(f'id="{name}"' in guide.text for name in CALLS), "guide lists every tool")
+        ok("/mcp/guide" in http.get(f"{base}/llms.txt").text, "llms.txt links the guide")
+
+
+async def session(base, token, path="/mcp", headers=None):
+    http = httpx2.AsyncClient(headers={"authorization": f"Bearer {token}", **(headers or {})}, timeout=30)
+    return http, streamable_http_client(f"{base}{path}", http_client=http)
+
+
+async def tool_checks(base, key):
+    http, transport = await session(base, key)
+    async with http, transport as (read, write):
+        async with ClientSession(read, write) as s:
+            init = await s.initialize()
+            ok(init.protocol_version in ("2025-06-18", "2025-11-25"), f"protocol {init.protocol_version}")
+            tools = (await s.list_tools()).tools
+            names = {t.name for t in tools}
+            ok(len(tools) == 22 and names == set(CALLS), f"22 company tools, got {sorted(names)}")
+            for t in tools:
+                ok(t.description and t.input_schema.get("type") == "object", f"{t.name}: description/input schema")
+                ok(t.output_schema and t.output_schema.get("type") == "object", f"{t.name}: output schema")
+                a = t.annotations
+                ok(a and a.read_only_hint is True and a.destructive_hint is False and a.idempotent_hint is True
+                   and a.open_world_hint is False, f"{t.name}: annotations {a}")
+                jsonschema.Draft202012Validator.check_schema(t.output_schema)
+            by_name = {t.name: t for t in tools}
+            for name, args in CALLS.items():
+                res = await s.call_tool(name, args)
+                text = res.content[0].text if res.content else ""
+                ok(not res.is_error, f"{name}({args}) failed: {text}")
+                ok(res.structured_content is not None, f"{name}: structuredContent")
+                jsonschema.validate(res.structured_content, by_name[name].output_schema,
+                                    cls=jsonschema.Draft202012Validator)
+                ok(json.loads(text) == res.structured_content, f"{name}: text equals structuredContent")
+                print(f"ok {name}")
+            card = (await s.call_tool("company_get", {"slug": "apple"})).structured_content
+            hint = card["mcp_package_hint"]
+            ok(hint["tool"] == "company_get" and hint["arguments"] == {"slug": "apple"}, f"hint {hint}")
+            claims = card["why_now"] + card["executives"] + card["family"]["subsidiaries"]
+            ok(claims and all(c["receipt"]["quote"] and c["receipt"]["url"].startswith(
+                "https://www.sec.gov/Archives/edgar/data/") for c in claims), "every claim has its receipt")
+            verify = (await s.call_tool("receipt_verify", CALLS["receipt_verify"])).structured_content
+            ok(verify["verified"] is True, f"receipt_verify finds a stored quote: {verify}")
+            page = (await s.call_tool("letter_companies", {"letter": "a", "limit": 1})).structured_content["page"]
+            ok(page["truncated"] is True and page["next_offset"] == 1, f"paging says truncated: {page}")
+            for name, args in BAD_CALLS:
+                res = await s.call_tool(name, args)
+                ok(res.is_error is True and res.content and res.content[0].text, f"{name}({args}) must be isError")
+            print(f"ok {len(BAD_CALLS)} bad calls are isError results")
+            try:
+                await s.call_tool("no_such_tool", {})
+                ok(False, "an unknown tool must be a protocol error")
+            except Exception as e:  # McpError
+                ok("unknown tool" in str(e), f"unknown tool message: {e}")
+
+
+async def toolset_checks(base, token):
+    cases = [
+        ("/mcp?toolsets=company,readonly", None, 22),
+        ("/mcp", {"x-mcp-toolsets": "deals,memory"}, 0),
+        ("/mcp?toolsets=deals", {"x-mcp-toolsets": "company"}, 22),
+        ("/mcp", None, 22),
+    ]
+    for path, headers, expected in cases:
+        http, transport = await session(base, token, path, headers)
+        async with http, transport as (read, write):
+            async with ClientSession(read, write) as s:
+                await s.initialize()
+                tools = (await s.list_tools()).tools
+                ok(len(tools) == expected, f"toolsets {path} {headers}: {len(tools)} tools, expected {expected}")
+    print("ok toolset selection")
+
+
+def main():
+    base, key, token = sys.argv[1], sys.argv[2], sys.argv[3]
+    raw_http_checks(base, key)
+    asyncio.run(tool_checks(base, key))
+    asyncio.run(toolset_checks(base, token))
+    print(f"PASS {checks} checks")
+
+
+if __name__ == "__main__":
+    main()
