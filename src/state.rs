@@ -45,7 +45,7 @@ struct Inner {
 }
 
 /// The `GET /api/health` shape.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize, schemars::JsonSchema)]
 pub struct Health {
     pub status: String,
     pub temporal: String,

@@ -31,7 +31,7 @@ pub struct DealFilter {
 }
 
 /// The list form.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct DealSummary {
     pub id: String,
@@ -47,7 +47,7 @@ pub struct DealSummary {
 }
 
 /// The detail form: the list form plus champion status, next step and history.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct DealDetail {
     #[serde(flatten)]
@@ -87,7 +87,7 @@ impl From<&DealRecord> for DealDetail {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PipelineSummary {
     /// Sum of every deal's value (USD).

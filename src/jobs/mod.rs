@@ -117,7 +117,7 @@ impl Scheduler {
 }
 
 /// One row of `GET /api/tasks/status`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct JobStatus {
     pub name: String,
@@ -127,7 +127,7 @@ pub struct JobStatus {
     pub next_run: Option<String>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct LastRun {
     pub started_at: String,

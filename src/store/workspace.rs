@@ -21,7 +21,7 @@ pub struct WorkerRecord {
     pub workflow_types: Vec<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct HistoryEntry {
     pub date: String,
     pub action: String,

@@ -19,10 +19,11 @@ async fn the_python_sdk_client_passes_every_check() {
     let app = spawn_app().await;
     let (key, _) = app.api_key("acme").await;
     let token = app.token(Role::Viewer).await;
+    let admin = app.token(Role::Admin).await;
     let script = tests_mcp_dir().join("client_check.py");
     let out = tokio::process::Command::new("python3")
         .arg(&script)
-        .args([&app.base, &key, &token])
+        .args([&app.base, &key, &token, &admin])
         .output()
         .await
         .expect("run python3 (pip install mcp jsonschema; .ci/run does)");

@@ -167,9 +167,10 @@ async def tool_checks(base, key):
 async def toolset_checks(base, token):
     cases = [
         ("/mcp?toolsets=company,readonly", None, 22),
-        ("/mcp", {"x-mcp-toolsets": "deals,memory"}, 0),
+        ("/mcp", {"x-mcp-toolsets": "deals,memory"}, len(DEAL_TOOLS)),
+        ("/mcp?toolsets=deals,readonly", None, len(DEAL_TOOLS) - 1),
         ("/mcp?toolsets=deals", {"x-mcp-toolsets": "company"}, 22),
-        ("/mcp", None, 22),
+        ("/mcp", None, 22 + len(WORKSPACE_CALLS) + 1),
     ]
     for path, headers, expected in cases:
         http, transport = await session(base, token, path, headers)
@@ -181,11 +182,48 @@ async def toolset_checks(base, token):
     print("ok toolset selection")
 
 
+# Read-only workspace tools and valid arguments (a workspace token sees them; keys do not).
+WORKSPACE_CALLS = {
+    "health": {}, "tasks_status": {}, "deals_list": {"stage": "proposal", "limit": 3}, "deal_get": {"id": "deal-001"},
+    "pipeline_summary": {}, "account_brief": {"id": "deal-001"}, "metrics_pipeline": {}, "metrics_tokens": {},
+    "metrics_consumption": {}, "metrics_workers": {},
+}
+DEAL_TOOLS = {"deals_list", "deal_get", "deal_update", "pipeline_summary", "account_brief"}
+
+
+async def workspace_checks(base, viewer, admin):
+    http, transport = await session(base, viewer)
+    async with http, transport as (read, write):
+        async with ClientSession(read, write) as s:
+            await s.initialize()
+            tools = {t.name: t for t in (await s.list_tools()).tools}
+            for name, args in WORKSPACE_CALLS.items():
+                res = await s.call_tool(name, args)
+                ok(res.is_error is not True, f"{name}({args}): {res.content}")
+                jsonschema.validate(res.structured_content, tools[name].output_schema)
+            update = tools["deal_update"]
+            ok(update.annotations.read_only_hint is False and update.annotations.idempotent_hint is False,
+               f"deal_update is a write: {update.annotations}")
+            res = await s.call_tool("deal_update", {"id": "deal-001", "next_step": "x"})
+            ok(res.is_error is True and "forbidden" in res.content[0].text, f"viewer deal_update: {res.content}")
+            res = await s.call_tool("deal_get", {"id": "deal-999"})
+            ok(res.is_error is True and "not_found" in res.content[0].text, "unknown deal is isError")
+    http, transport = await session(base, admin)
+    async with http, transport as (read, write):
+        async with ClientSession(read, write) as s:
+            await s.initialize()
+            res = await s.call_tool("deal_update", {"id": "deal-001", "next_step": "Sent by an agent"})
+            ok(res.is_error is not True and res.structured_content["nextStep"] == "Sent by an agent",
+               f"admin deal_update: {res.content}")
+    print(f"ok {len(WORKSPACE_CALLS)} workspace tools and deal_update roles")
+
+
 def main():
-    base, key, token = sys.argv[1], sys.argv[2], sys.argv[3]
+    base, key, token, admin = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
     raw_http_checks(base, key)
     asyncio.run(tool_checks(base, key))
     asyncio.run(toolset_checks(base, token))
+    asyncio.run(workspace_checks(base, token, admin))
     print(f"PASS {checks} checks")
 
 

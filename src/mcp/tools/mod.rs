@@ -2,13 +2,15 @@
 //! implementing `McpTool` in its group's file plus one line here. Also the pieces tools share:
 //! paging (limit 1–100, default 20, with `truncated` and `next_offset` in every list output),
 //! the compact company reference, and slug resolution.
-//! The workspace toolsets (workers, deals, memory, brain, metrics, coordinator) are filled by
-//! the issues that build those features.
+//! The workspace toolsets are filled as their features land: `deals` and `metrics` now;
+//! workers, memory, brain and coordinator with those features.
 
 mod company_claims;
 mod company_lookup;
+mod deals;
 mod directory;
 mod guide_tool;
+mod ops;
 mod receipts;
 
 use std::sync::Arc;
@@ -47,6 +49,17 @@ pub fn all() -> Vec<ToolDef> {
         ToolDef::of::<receipts::ReceiptVerify>(),
         ToolDef::of::<receipts::CoverageStats>(),
         ToolDef::of::<guide_tool::DirectoryGuide>(),
+        ToolDef::of::<ops::HealthTool>(),
+        ToolDef::of::<ops::TasksStatus>(),
+        ToolDef::of::<deals::DealsList>(),
+        ToolDef::of::<deals::DealGet>(),
+        ToolDef::of::<deals::DealUpdateTool>(),
+        ToolDef::of::<deals::PipelineSummaryTool>(),
+        ToolDef::of::<deals::AccountBriefTool>(),
+        ToolDef::of::<ops::MetricsPipeline>(),
+        ToolDef::of::<ops::MetricsTokens>(),
+        ToolDef::of::<ops::MetricsConsumption>(),
+        ToolDef::of::<ops::MetricsWorkers>(),
     ]
 }
 
@@ -122,11 +135,12 @@ mod tests {
     #[test]
     fn every_tool_has_a_valid_schema_and_a_unique_name() {
         let tools = all();
-        assert_eq!(tools.len(), 22);
+        assert_eq!(tools.len(), 33);
+        assert_eq!(tools.iter().filter(|t| t.toolset == crate::mcp::registry::Toolset::Company).count(), 22);
         let mut names: Vec<&str> = tools.iter().map(|t| t.name).collect();
         names.sort_unstable();
         names.dedup();
-        assert_eq!(names.len(), 22);
+        assert_eq!(names.len(), 33);
         for t in &tools {
             assert_eq!(t.input_schema.get("type"), Some(&serde_json::json!("object")), "{}", t.name);
             assert_eq!(t.output_schema.get("type"), Some(&serde_json::json!("object")), "{}", t.name);

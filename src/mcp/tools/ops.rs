@@ -1,0 +1,109 @@
+//! The `metrics` toolset: the four metric views (the latest rollup, as the HTTP routes
+//! serve it), the scheduler's jobs and the server's health.
+
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+
+use super::deals::NoArgs;
+use crate::jobs::{self, JobStatus};
+use crate::mcp::context::ToolContext;
+use crate::mcp::error::ToolError;
+use crate::mcp::registry::{McpTool, Toolset};
+use crate::metrics;
+use crate::state::Health;
+
+/// A metric view: its fields as `/api/metrics/{view}` returns them, with `computedAt`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct MetricView {
+    #[serde(flatten)]
+    pub fields: Map<String, Value>,
+}
+
+async fn view(ctx: &ToolContext, name: &str) -> Result<MetricView, ToolError> {
+    match metrics::latest(ctx.state.store(), name).await.map_err(|e| ToolError::Internal(e.to_string()))? {
+        Some(Value::Object(fields)) => Ok(MetricView { fields }),
+        _ => Err(ToolError::NotFound(format!("the {name} rollup has not been computed yet"))),
+    }
+}
+
+macro_rules! metric_tool {
+    ($ty:ident, $name:literal, $view:literal, $desc:literal) => {
+        pub struct $ty;
+        impl McpTool for $ty {
+            const NAME: &'static str = $name;
+            const TOOLSET: Toolset = Toolset::Metrics;
+            const DESCRIPTION: &'static str = $desc;
+            type Args = NoArgs;
+            type Output = MetricView;
+            fn example() -> Value {
+                json!({})
+            }
+            async fn run(ctx: &ToolContext, _: NoArgs) -> Result<MetricView, ToolError> {
+                view(ctx, $view).await
+            }
+        }
+    };
+}
+
+metric_tool!(
+    MetricsPipeline,
+    "metrics_pipeline",
+    "pipeline",
+    "Pipeline metrics: total, open and weighted value, deal counts by stage, win rate = won / (won + lost)."
+);
+metric_tool!(
+    MetricsTokens,
+    "metrics_tokens",
+    "tokens",
+    "Language-model token use: input and output tokens and USD cost, by worker, by model and by day."
+);
+metric_tool!(
+    MetricsConsumption,
+    "metrics_consumption",
+    "consumption",
+    "Consumption per account with a commit: month-to-date usage, daily run-rate, EBAM, EAR and headroom."
+);
+metric_tool!(
+    MetricsWorkers,
+    "metrics_workers",
+    "workers",
+    "Per worker: workflows started, completed and failed, success rate, mean duration, pending approvals, tokens, cost."
+);
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Jobs {
+    pub jobs: Vec<JobStatus>,
+}
+
+pub struct TasksStatus;
+impl McpTool for TasksStatus {
+    const NAME: &'static str = "tasks_status";
+    const TOOLSET: Toolset = Toolset::Metrics;
+    const DESCRIPTION: &'static str =
+        "The scheduler's jobs: each job's cron schedule, its last run (times, outcome, error) and next run.";
+    type Args = NoArgs;
+    type Output = Jobs;
+    fn example() -> Value {
+        json!({})
+    }
+    async fn run(ctx: &ToolContext, _: NoArgs) -> Result<Jobs, ToolError> {
+        let jobs = jobs::status(&ctx.state).await.map_err(|e| ToolError::Internal(e.to_string()))?;
+        Ok(Jobs { jobs })
+    }
+}
+
+pub struct HealthTool;
+impl McpTool for HealthTool {
+    const NAME: &'static str = "health";
+    const TOOLSET: Toolset = Toolset::Metrics;
+    const DESCRIPTION: &'static str = "The server's health: status, workflow engine (temporal connected, disconnected or disabled), mode, uptime, version.";
+    type Args = NoArgs;
+    type Output = Health;
+    fn example() -> Value {
+        json!({})
+    }
+    async fn run(ctx: &ToolContext, _: NoArgs) -> Result<Health, ToolError> {
+        Ok(ctx.state.health())
+    }
+}
