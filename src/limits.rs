@@ -49,7 +49,11 @@ impl FixedWindow {
         if buckets.len() > PURGE_THRESHOLD {
             buckets.retain(|_, (w, _)| *w == window);
         }
-        let bucket = buckets.entry(key.to_owned()).or_insert((window, 0));
+        // Look up before inserting, so the hot path allocates no key string.
+        let bucket = match buckets.get_mut(key) {
+            Some(bucket) => bucket,
+            None => buckets.entry(key.to_owned()).or_insert((window, 0)),
+        };
         if bucket.0 != window {
             *bucket = (window, 0);
         }

@@ -7,6 +7,9 @@ tickers = sorted(json.load(open(sys.argv[1])))
 print("tickers = {" + ",".join('"%s"' % t for t in tickers) + "}")
 PY
 cat "$work/tickers.lua" bench/enrich.lua >"$work/enrich.lua"
+# Warm-up: the first request verifies the key with argon2 and caches it; measure steady state.
+first_ticker=$(python3 -c 'import json,sys; print(sorted(json.load(open(sys.argv[1])))[0])' "$work/www/company/_slugmap.json")
+curl -fsS -o /dev/null -H "Authorization: Bearer $key" "http://127.0.0.1:$GTMS_PORT/v1/enrich?ticker=$first_ticker"
 echo "enrich vs static card:" >&2
 measure "gtms /v1/enrich (many tickers)" "http://127.0.0.1:$GTMS_PORT/v1/enrich" -s "$work/enrich.lua" -H "Authorization: Bearer $key"
 measure "gtms {slug}.json (identity)" "http://127.0.0.1:$GTMS_PORT/company/data/$card_slug.json"

@@ -53,8 +53,13 @@ impl From<ApiKeyRecord> for KeySummary {
 
 #[derive(Debug, Default)]
 struct Pending {
-    by_day: BTreeMap<String, u64>,
+    /// Requests per UTC day number (unix seconds / 86,400); dated only when rolled up.
+    by_day: BTreeMap<i64, u64>,
     last_used_at: i64,
+}
+
+fn day_name(day: i64) -> String {
+    chrono::DateTime::from_timestamp(day * 86_400, 0).map(|t| t.format("%Y-%m-%d").to_string()).unwrap_or_default()
 }
 
 pub struct ApiKeys {
@@ -162,11 +167,13 @@ impl ApiKeys {
 
     /// Counts one request of `id` (in memory; see `flush_usage`).
     pub fn record_use(&self, id: &str, now: i64) {
-        let day =
-            chrono::DateTime::from_timestamp(now, 0).map(|t| t.format("%Y-%m-%d").to_string()).unwrap_or_default();
         let mut pending = lock(&self.pending);
-        let entry = pending.entry(id.to_owned()).or_default();
-        *entry.by_day.entry(day).or_default() += 1;
+        // Look up before inserting, so the hot path allocates no key string.
+        let entry = match pending.get_mut(id) {
+            Some(entry) => entry,
+            None => pending.entry(id.to_owned()).or_default(),
+        };
+        *entry.by_day.entry(now.div_euclid(86_400)).or_default() += 1;
         entry.last_used_at = entry.last_used_at.max(now);
     }
 
@@ -180,7 +187,7 @@ impl ApiKeys {
         let deltas: Vec<(String, UsageDelta)> = taken
             .iter()
             .map(|(id, p)| {
-                let by_day = p.by_day.iter().map(|(d, n)| (d.clone(), *n)).collect();
+                let by_day = p.by_day.iter().map(|(d, n)| (day_name(*d), *n)).collect();
                 (id.clone(), UsageDelta { by_day, last_used_at: p.last_used_at })
             })
             .collect();

@@ -14,6 +14,9 @@ use crate::domain::{DomainName, Ticker};
 pub struct Company {
     pub row: RegistryRow,
     pub card: Option<Arc<Card>>,
+    /// The card's best signal (index into `why_now`, score) as of the data's newest filing,
+    /// ranked once at start-up so enrichment does no ranking per request.
+    pub best: Option<(usize, f64)>,
 }
 
 #[derive(Debug, Default)]
@@ -53,11 +56,14 @@ impl Directory {
                 }
                 None => None,
             };
-            dir.insert(Company { row, card });
+            dir.insert(Company { row, card, best: None });
         }
         if let Some(index) = assets.get("/company/data/index.json") {
             let value: serde_json::Value = serde_json::from_slice(&index.identity).unwrap_or_default();
             dir.generated_at = value["generated_at"].as_str().unwrap_or_default().to_owned();
+        }
+        for company in &mut dir.companies {
+            company.best = company.card.as_deref().and_then(|card| super::enrich::best_index(card, &dir.generated_at));
         }
         Ok(dir)
     }

@@ -51,11 +51,20 @@ pub fn resolve<'a>(
     }
 }
 
-/// The company's best signal by kind weight and recency.
-pub fn best_signal(company: &Company, as_of: &str) -> Result<Enrichment, LookupError> {
+/// The company's best signal by kind weight and recency (ranked once, at start-up, as of the
+/// data's newest filing date).
+pub fn best_signal(company: &Company) -> Result<Enrichment, LookupError> {
     let card = company.card.as_ref().ok_or(LookupError::NoSignal)?;
-    let (signal, score) = ranked_signals(card, as_of).into_iter().next().ok_or(LookupError::NoSignal)?;
-    Ok(Enrichment { card: Arc::clone(card), signal: signal.clone(), score })
+    let (index, score) = company.best.ok_or(LookupError::NoSignal)?;
+    let signal = card.why_now.get(index).ok_or(LookupError::NoSignal)?.clone();
+    Ok(Enrichment { card: Arc::clone(card), signal, score })
+}
+
+/// The position in `why_now` of the card's best signal as of `as_of`, with its score.
+pub fn best_index(card: &Card, as_of: &str) -> Option<(usize, f64)> {
+    let (best, score) = ranked_signals(card, as_of).into_iter().next()?;
+    let index = card.why_now.iter().position(|c| std::ptr::eq(c, best))?;
+    Some((index, score))
 }
 
 /// Every statement of a card with its score, best first: higher score, then the newer

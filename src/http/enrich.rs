@@ -120,7 +120,7 @@ fn answer(state: &AppState, key_tenant: &str, query: &HashMap<String, String>) -
     };
     let directory = state.directory();
     let company = enrich::resolve(directory, domain.as_ref(), ticker.as_ref()).map_err(lookup_error)?;
-    let best = enrich::best_signal(company, directory.generated_at()).map_err(lookup_error)?;
+    let best = enrich::best_signal(company).map_err(lookup_error)?;
     let card = &best.card;
     let body = EnrichBody {
         company: CompanyRef {

@@ -246,7 +246,7 @@ impl McpTool for CompanyEnrich {
         let ticker = nonempty(&args.ticker).map(|t| ticker(&t)).transpose()?;
         let dir = ctx.state.directory();
         let company = enrich::resolve(dir, domain.as_ref(), ticker.as_ref()).map_err(lookup_error)?;
-        let best = enrich::best_signal(company, dir.generated_at()).map_err(lookup_error)?;
+        let best = enrich::best_signal(company).map_err(lookup_error)?;
         let c = &best.card;
         Ok(Enriched {
             company: EnrichedCompany {
