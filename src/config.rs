@@ -427,7 +427,7 @@ fn check_data_dir(data: &Path) -> Result<(), ConfigError> {
         Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
         _ => PathBuf::from("."),
     };
-    let probe = dir.join(format!(".gtms-write-probe-{}", std::process::id()));
+    let probe = dir.join(format!(".gtms-write-probe-{}-{:016x}", std::process::id(), rand::random::<u64>()));
     std::fs::write(&probe, b"")
         .and_then(|_| std::fs::remove_file(&probe))
         .map_err(|e| invalid("data directory", format!("{} is not writable: {e}", dir.display())))
