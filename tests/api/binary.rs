@@ -203,7 +203,8 @@ async fn sigterm_lets_an_in_flight_request_finish() {
         .body(body)
         .send();
     let in_flight = tokio::spawn(request);
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    // Time for the request head to reach the server before the signal (generous for loaded CI).
+    tokio::time::sleep(Duration::from_millis(1000)).await;
 
     server.send_sigterm();
     tokio::time::sleep(Duration::from_millis(300)).await;
