@@ -11,8 +11,9 @@ use crate::helpers::{gtms, spawn_app};
 struct Nginx(Child);
 
 impl Drop for Nginx {
+    /// SIGTERM (fast shutdown): the master stops its workers; a SIGKILL would orphan them.
     fn drop(&mut self) {
-        let _ = self.0.kill();
+        let _ = Command::new("kill").args(["-TERM", &self.0.id().to_string()]).status();
         let _ = self.0.wait();
     }
 }
