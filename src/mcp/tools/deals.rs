@@ -6,6 +6,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
+use super::directory::NoArgs;
 use super::{PageInfo, page};
 use crate::companies::card::Card;
 use crate::deals::{self, DealDetail, DealError, DealFilter, DealSummary, DealUpdate, PipelineSummary};
@@ -128,10 +129,6 @@ impl McpTool for DealUpdateTool {
         Ok(deals::update(ctx.state.store(), &a.id, update, today).await?)
     }
 }
-
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct NoArgs {}
 
 pub struct PipelineSummaryTool;
 impl McpTool for PipelineSummaryTool {

@@ -5,7 +5,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
-use super::deals::NoArgs;
+use super::directory::NoArgs;
 use crate::jobs::{self, JobStatus};
 use crate::mcp::context::ToolContext;
 use crate::mcp::error::ToolError;
