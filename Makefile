@@ -4,15 +4,19 @@ CARGO ?= cargo
 TARGET := x86_64-unknown-linux-gnu
 SHARED ?= ../shared/data
 
-.PHONY: run test dist bench lint seed seed-check static-check ingest
+.PHONY: run test deps dist bench lint seed seed-check static-check ingest
 
 ## Build and start the appliance in demo mode on http://127.0.0.1:3000
 run:
 	$(CARGO) run --release -- serve --mode demo --listen 127.0.0.1:3000
 
 ## Every test: unit, filter and end-to-end (the real app and the real binary)
-test:
+test: deps
 	$(CARGO) test --all-targets -- --test-threads=4
+
+## What the tests need besides cargo (nginx, chromium, the Python MCP SDK, the Inspector)
+deps:
+	@tests/deps/install.sh
 
 ## A fully static x86-64 Linux binary in dist/gtms (glibc crt-static, rustls only)
 dist:

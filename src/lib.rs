@@ -26,6 +26,7 @@
 //! - foundations
 //!   - `store`     — the redb file: tables, versioned bincode records, one file per entity
 //!   - `domain`    — newtypes and rules (receipts, slugs, tickers, roles, stages); no deps on us
+//!   - `error`     — `ErrorKind` and `ServiceError`: the one error vocabulary faces map once
 
 pub mod admin;
 pub mod app;
@@ -36,6 +37,7 @@ pub mod config;
 pub mod deals;
 pub mod demo;
 pub mod domain;
+pub mod error;
 pub mod http;
 pub mod jobs;
 pub mod limits;

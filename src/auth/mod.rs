@@ -3,9 +3,13 @@
 //! of HTTP; faces map `AuthError` to status codes.
 
 pub mod keys;
+mod principal;
 pub mod secrets;
 pub mod sessions;
 
+pub use principal::{Forbidden, Principal};
+
+use crate::error::{ErrorKind, ServiceError};
 use crate::store::StoreError;
 
 #[derive(Debug, thiserror::Error)]
@@ -22,4 +26,16 @@ pub enum AuthError {
     Store(#[from] StoreError),
     #[error("password hashing: {0}")]
     Hash(String),
+}
+
+impl ServiceError for AuthError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            AuthError::InvalidCredentials => ErrorKind::Unauthenticated,
+            AuthError::BadInput(_) => ErrorKind::BadInput,
+            AuthError::NotFound(_) => ErrorKind::NotFound,
+            AuthError::Store(e) => e.kind(),
+            AuthError::Hash(_) => ErrorKind::Internal,
+        }
+    }
 }

@@ -12,6 +12,7 @@ use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use serde::{Deserialize, Serialize};
 
 use super::AuthError;
+pub use super::principal::Principal;
 use super::secrets::{Hasher, random_hex};
 use crate::config::Secret;
 use crate::domain::Role;
@@ -32,14 +33,6 @@ pub struct Claims {
     pub iss: String,
     pub iat: i64,
     pub exp: i64,
-}
-
-/// Who a verified token speaks for.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Principal {
-    pub sub: String,
-    pub role: Role,
-    pub name: String,
 }
 
 /// What `gtms invites list` shows; never the hash.

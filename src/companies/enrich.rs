@@ -11,6 +11,7 @@ use super::card::Card;
 use super::directory::{Company, Directory};
 use super::seed::Statement;
 use crate::domain::{Claim, DomainName, Ticker};
+use crate::error::{ErrorKind, ServiceError};
 
 /// Half-life of a signal's relevance, in days.
 const RECENCY_HALF_LIFE_DAYS: f64 = 365.0;
@@ -25,6 +26,19 @@ pub enum LookupError {
     Unknown,
     #[error("the company has no receipted signal")]
     NoSignal,
+}
+
+impl ServiceError for LookupError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            LookupError::NoKey | LookupError::Mismatch => ErrorKind::BadInput,
+            LookupError::Unknown | LookupError::NoSignal => ErrorKind::NotFound,
+        }
+    }
+
+    fn code(&self) -> Option<&'static str> {
+        matches!(self, LookupError::NoSignal).then_some("no_signal")
+    }
 }
 
 /// The best signal of a company, with its score.

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::domain::{ChampionStatus, DealType, Stage};
+use crate::error::{ErrorKind, ServiceError};
 use crate::store::{DealRecord, HistoryEntry, Store, StoreError};
 
 #[derive(Debug, thiserror::Error)]
@@ -20,6 +21,17 @@ pub enum DealError {
     Invalid(String),
     #[error(transparent)]
     Store(#[from] StoreError),
+}
+
+impl ServiceError for DealError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            DealError::BadFilter(_) | DealError::Invalid(_) => ErrorKind::BadInput,
+            DealError::NotFound(_) => ErrorKind::NotFound,
+            DealError::Conflict(_) => ErrorKind::Conflict,
+            DealError::Store(e) => e.kind(),
+        }
+    }
 }
 
 /// Raw filter values from a query string.

@@ -12,7 +12,7 @@ use warp::{Filter, Rejection, Reply};
 use super::error::ApiError;
 use super::session::bearer_token;
 use crate::auth::AuthError;
-use crate::companies::enrich::{self, LookupError};
+use crate::companies::enrich;
 use crate::domain::{DomainName, Ticker};
 use crate::limits::{Decision, unix_now};
 use crate::state::AppState;
@@ -74,7 +74,7 @@ async fn enrich_route(state: AppState, auth: Option<String>, query: HashMap<Stri
         Err(AuthError::InvalidCredentials) => {
             return ApiError::Unauthorized("missing or invalid API key".into()).to_response();
         }
-        Err(e) => return ApiError::Internal(e.to_string()).to_response(),
+        Err(e) => return ApiError::from(e).to_response(),
     };
     let now = unix_now();
     let decision = state.enrich_limiter().check(&key.id, now);
@@ -119,8 +119,8 @@ fn answer(state: &AppState, key_tenant: &str, query: &HashMap<String, String>) -
         None => None,
     };
     let directory = state.directory();
-    let company = enrich::resolve(directory, domain.as_ref(), ticker.as_ref()).map_err(lookup_error)?;
-    let best = enrich::best_signal(company).map_err(lookup_error)?;
+    let company = enrich::resolve(directory, domain.as_ref(), ticker.as_ref())?;
+    let best = enrich::best_signal(company)?;
     let card = &best.card;
     let body = EnrichBody {
         company: CompanyRef {
@@ -140,14 +140,6 @@ fn answer(state: &AppState, key_tenant: &str, query: &HashMap<String, String>) -
         generated_at: chrono::Utc::now().format("%Y-%m-%dT%H:%M:%SZ").to_string(),
     };
     Ok(warp::reply::json(&body).into_response())
-}
-
-fn lookup_error(e: LookupError) -> ApiError {
-    match e {
-        LookupError::NoKey | LookupError::Mismatch => ApiError::BadRequest(e.to_string()),
-        LookupError::Unknown => ApiError::NotFound(e.to_string()),
-        LookupError::NoSignal => ApiError::NoSignal,
-    }
 }
 
 #[cfg(test)]

@@ -8,9 +8,10 @@ use warp::http::{HeaderValue, StatusCode, header};
 use warp::reject::Rejection;
 use warp::reply::Response;
 
-use crate::deals::DealError;
-use crate::store::StoreError;
+use crate::error::{ErrorKind, ServiceError, chain};
 
+/// Why an HTTP request failed: a service error (mapped by its kind), or a refusal of the
+/// HTTP face itself (credentials, body, route, rate limit).
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
     #[error("{0}")]
@@ -22,41 +23,41 @@ pub enum ApiError {
     #[error("{0}")]
     NotFound(String),
     #[error("{0}")]
-    Conflict(String),
+    MethodNotAllowed(String),
     #[error("the request body is larger than {0} bytes")]
     PayloadTooLarge(usize),
     #[error("{0}")]
     UnsupportedMediaType(String),
-    #[error("{0}")]
-    Unprocessable(String),
     #[error("too many requests; retry in {retry_after} seconds")]
     RateLimited { retry_after: u64 },
-    /// The cause is logged, never sent.
-    #[error("internal error")]
-    Internal(String),
     #[error("{0}")]
     Unavailable(String),
-    /// 404 with its own machine code: the company is known but has no receipted signal.
-    #[error("the company is tracked but has no receipted signal")]
-    NoSignal,
+    /// A service's error; its kind picks the status, and an internal one is logged with its
+    /// whole cause chain while the client sees only "internal error".
+    #[error("{0}")]
+    Service(Box<dyn ServiceError>),
 }
 
 impl warp::reject::Reject for ApiError {}
 
-impl From<StoreError> for ApiError {
-    fn from(e: StoreError) -> Self {
-        ApiError::Internal(e.to_string())
+impl<E: ServiceError> From<E> for ApiError {
+    fn from(e: E) -> Self {
+        ApiError::Service(Box::new(e))
     }
 }
 
-impl From<DealError> for ApiError {
-    fn from(e: DealError) -> Self {
-        match e {
-            DealError::BadFilter(m) | DealError::Invalid(m) => ApiError::BadRequest(m),
-            DealError::NotFound(_) => ApiError::NotFound(e.to_string()),
-            DealError::Conflict(m) => ApiError::Conflict(m),
-            DealError::Store(e) => e.into(),
-        }
+/// The status of each service error kind: the one place a kind becomes a code.
+fn kind_status(kind: ErrorKind) -> StatusCode {
+    match kind {
+        ErrorKind::BadInput => StatusCode::BAD_REQUEST,
+        ErrorKind::Unauthenticated => StatusCode::UNAUTHORIZED,
+        ErrorKind::Forbidden => StatusCode::FORBIDDEN,
+        ErrorKind::NotFound => StatusCode::NOT_FOUND,
+        ErrorKind::Conflict => StatusCode::CONFLICT,
+        ErrorKind::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+        ErrorKind::RateLimited => StatusCode::TOO_MANY_REQUESTS,
+        ErrorKind::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+        ErrorKind::Internal => StatusCode::INTERNAL_SERVER_ERROR,
     }
 }
 
@@ -66,27 +67,38 @@ impl ApiError {
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
             ApiError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
-            ApiError::NotFound(_) | ApiError::NoSignal => StatusCode::NOT_FOUND,
-            ApiError::Conflict(_) => StatusCode::CONFLICT,
+            ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            ApiError::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
-            ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
             ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Service(e) => kind_status(e.kind()),
+        }
+    }
+
+    fn retry_after(&self) -> Option<u64> {
+        match self {
+            ApiError::RateLimited { retry_after } => Some(*retry_after),
+            ApiError::Service(e) => e.retry_after(),
+            _ => None,
         }
     }
 
     pub fn to_response(&self) -> Response {
-        if let ApiError::Internal(cause) = self {
-            tracing::error!(%cause, "internal error");
-        }
+        let status = self.status();
         let mut res = match self {
-            ApiError::NoSignal => envelope_with_code(self.status(), "no_signal", &self.to_string()),
-            _ => envelope(self.status(), &self.to_string()),
+            ApiError::Service(e) if e.kind() == ErrorKind::Internal => {
+                tracing::error!(cause = %chain(e.as_ref()), "internal error");
+                envelope(status, "internal error")
+            }
+            ApiError::Service(e) => {
+                envelope_with_code(status, e.code().unwrap_or(error_code(status)), &e.to_string())
+            }
+            _ => envelope(status, &self.to_string()),
         };
-        if let ApiError::RateLimited { retry_after } = self {
-            res.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(*retry_after));
+        if let Some(secs) = self.retry_after() {
+            res.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(secs));
         }
         res
     }
@@ -130,24 +142,24 @@ pub async fn recover(rejection: Rejection) -> Result<Response, Infallible> {
     if let Some(e) = rejection.find::<ApiError>() {
         return Ok(e.to_response());
     }
-    let res = if rejection.is_not_found() {
-        envelope(StatusCode::NOT_FOUND, "no such route")
+    let error = if rejection.is_not_found() {
+        ApiError::NotFound("no such route".into())
     } else if rejection.find::<MethodNotAllowed>().is_some() {
-        envelope(StatusCode::METHOD_NOT_ALLOWED, "this route does not accept that HTTP method")
+        ApiError::MethodNotAllowed("this route does not accept that HTTP method".into())
     } else if let Some(e) = rejection.find::<InvalidQuery>() {
-        envelope(StatusCode::BAD_REQUEST, &format!("invalid query string: {e}"))
+        ApiError::BadRequest(format!("invalid query string: {e}"))
     } else if rejection.find::<MissingCookie>().is_some()
         || rejection.find::<InvalidHeader>().is_some()
         || rejection.find::<MissingHeader>().is_some()
     {
-        envelope(StatusCode::UNAUTHORIZED, "missing or invalid credentials")
+        ApiError::Unauthorized("missing or invalid credentials".into())
     } else if rejection.find::<warp::reject::PayloadTooLarge>().is_some() {
-        envelope(StatusCode::PAYLOAD_TOO_LARGE, "the request body is too large")
+        ApiError::PayloadTooLarge(super::filters::BODY_LIMIT)
     } else if rejection.find::<warp::reject::UnsupportedMediaType>().is_some() {
-        envelope(StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported content type")
+        ApiError::UnsupportedMediaType("unsupported content type".into())
     } else {
         tracing::error!(?rejection, "unhandled rejection");
-        envelope(StatusCode::INTERNAL_SERVER_ERROR, "internal error")
+        return Ok(envelope(StatusCode::INTERNAL_SERVER_ERROR, "internal error"));
     };
-    Ok(res)
+    Ok(error.to_response())
 }

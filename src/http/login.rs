@@ -52,7 +52,7 @@ async fn login(state: AppState, body: LoginRequest) -> Result<Response, ApiError
     let now = chrono::Utc::now().timestamp();
     let (token, role) = state.sessions().login(body.invite_code.trim(), now).await.map_err(|e| match e {
         AuthError::InvalidCredentials => ApiError::Unauthorized("that invite code is not valid".into()),
-        other => ApiError::Internal(other.to_string()),
+        other => other.into(),
     })?;
     let mut res = warp::reply::json(&LoginReply { token: token.clone(), role }).into_response();
     set_cookie(&mut res, &token, SESSION_SECS, secure_cookies(&state));

@@ -135,7 +135,7 @@ pub async fn authenticate(state: &AppState, token: Option<&str>) -> Result<Calle
         return match state.api_keys().verify(token).await {
             Ok(key) => Ok(Caller::ApiKey { id: key.id, tenant: key.tenant }),
             Err(AuthError::InvalidCredentials) => Err(unauthorized()),
-            Err(e) => Err(Refusal::Internal(e.to_string())),
+            Err(e) => Err(Refusal::Service(Box::new(e))),
         };
     }
     state.sessions().authenticate(token).map(Caller::Workspace).map_err(|_| unauthorized())

@@ -141,8 +141,23 @@ where
         let args =
             parsed.map_err(|e| ToolError::InvalidArguments(format!("invalid arguments for {}: {e}", T::NAME)))?;
         let output = T::run(ctx, args).await?;
-        serde_json::to_value(output).map_err(|e| ToolError::Internal(format!("serialising {}: {e}", T::NAME)))
+        serde_json::to_value(output).map_err(|source| ToolError::from(OutputError { tool: T::NAME, source }))
     })
+}
+
+/// A tool's output that did not serialise: our bug, reported as internal.
+#[derive(Debug, thiserror::Error)]
+#[error("serialising the output of {tool}")]
+struct OutputError {
+    tool: &'static str,
+    #[source]
+    source: serde_json::Error,
+}
+
+impl crate::error::ServiceError for OutputError {
+    fn kind(&self) -> crate::error::ErrorKind {
+        crate::error::ErrorKind::Internal
+    }
 }
 
 /// Every tool, in registration order.

@@ -57,7 +57,7 @@ fn api_error(refusal: Refusal) -> ApiError {
         Refusal::Unauthorized(m) => ApiError::Unauthorized(m),
         Refusal::Forbidden(m) => ApiError::Forbidden(m),
         Refusal::BadRequest(m) => ApiError::BadRequest(m),
-        Refusal::Internal(m) => ApiError::Internal(m),
+        Refusal::Service(e) => ApiError::Service(e),
     }
 }
 

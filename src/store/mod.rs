@@ -41,6 +41,15 @@ pub enum StoreError {
     Task(#[from] tokio::task::JoinError),
 }
 
+impl crate::error::ServiceError for StoreError {
+    fn kind(&self) -> crate::error::ErrorKind {
+        match self {
+            StoreError::AlreadyInUse(_) => crate::error::ErrorKind::Unavailable,
+            _ => crate::error::ErrorKind::Internal,
+        }
+    }
+}
+
 macro_rules! from_redb {
     ($($t:ty),*) => { $( impl From<$t> for StoreError { fn from(e: $t) -> Self { StoreError::Db(e.into()) } } )* };
 }

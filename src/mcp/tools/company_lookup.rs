@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use super::card;
 use crate::companies::card::Card;
 use crate::companies::directory::Company;
-use crate::companies::enrich::{self, LookupError};
+use crate::companies::enrich;
 use crate::companies::query;
 use crate::companies::seed::Statement;
 use crate::domain::{Claim, DomainName, Ticker};
@@ -245,8 +245,8 @@ impl McpTool for CompanyEnrich {
         let domain = nonempty(&args.domain).map(|d| DomainName::parse(&d)).transpose().map_err(ToolError::bad)?;
         let ticker = nonempty(&args.ticker).map(|t| ticker(&t)).transpose()?;
         let dir = ctx.state.directory();
-        let company = enrich::resolve(dir, domain.as_ref(), ticker.as_ref()).map_err(lookup_error)?;
-        let best = enrich::best_signal(company).map_err(lookup_error)?;
+        let company = enrich::resolve(dir, domain.as_ref(), ticker.as_ref())?;
+        let best = enrich::best_signal(company)?;
         let c = &best.card;
         Ok(Enriched {
             company: EnrichedCompany {
@@ -259,12 +259,5 @@ impl McpTool for CompanyEnrich {
             signal: ScoredSignal { claim: best.signal, score: best.score },
             as_of: dir.generated_at().to_owned(),
         })
-    }
-}
-
-fn lookup_error(e: LookupError) -> ToolError {
-    match e {
-        LookupError::NoKey | LookupError::Mismatch => ToolError::bad(e),
-        LookupError::Unknown | LookupError::NoSignal => ToolError::NotFound(e.to_string()),
     }
 }

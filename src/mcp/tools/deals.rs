@@ -9,22 +9,11 @@ use serde_json::{Value, json};
 use super::directory::NoArgs;
 use super::{PageInfo, page};
 use crate::companies::card::Card;
-use crate::deals::{self, DealDetail, DealError, DealFilter, DealSummary, DealUpdate, PipelineSummary};
+use crate::deals::{self, DealDetail, DealFilter, DealSummary, DealUpdate, PipelineSummary};
 use crate::domain::ChampionStatus;
 use crate::mcp::context::ToolContext;
 use crate::mcp::error::ToolError;
 use crate::mcp::registry::{Access, McpTool, Toolset};
-
-impl From<DealError> for ToolError {
-    fn from(e: DealError) -> Self {
-        match e {
-            DealError::BadFilter(m) | DealError::Invalid(m) => ToolError::bad(m),
-            DealError::NotFound(_) => ToolError::NotFound(e.to_string()),
-            DealError::Conflict(m) => ToolError::InvalidArguments(format!("conflict: {m}")),
-            DealError::Store(e) => ToolError::Internal(e.to_string()),
-        }
-    }
-}
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]

@@ -21,7 +21,7 @@ pub struct MetricView {
 }
 
 async fn view(ctx: &ToolContext, name: &str) -> Result<MetricView, ToolError> {
-    match metrics::latest(ctx.state.store(), name).await.map_err(|e| ToolError::Internal(e.to_string()))? {
+    match metrics::latest(ctx.state.store(), name).await? {
         Some(Value::Object(fields)) => Ok(MetricView { fields }),
         _ => Err(ToolError::NotFound(format!("the {name} rollup has not been computed yet"))),
     }
@@ -88,7 +88,7 @@ impl McpTool for TasksStatus {
         json!({})
     }
     async fn run(ctx: &ToolContext, _: NoArgs) -> Result<Jobs, ToolError> {
-        let jobs = jobs::status(&ctx.state).await.map_err(|e| ToolError::Internal(e.to_string()))?;
+        let jobs = jobs::status(&ctx.state).await?;
         Ok(Jobs { jobs })
     }
 }

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Everything the tests need besides cargo, in one place: `make test` runs this first and
+# `.ci/run` through it. Idempotent and quiet: a second run installs nothing.
+#   Debian: file, openssl, curl (static and TLS checks), nginx-light + brotli module (the
+#           export yardstick), chromium (the /status page in a real browser)
+#   PyPI:   mcp, jsonschema (the official MCP SDK client)
+#   npm:    the pinned MCP Inspector CLI (tests/mcp/package-lock.json)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+export DEBIAN_FRONTEND=noninteractive
+
+need_apt=()
+for pkg in file openssl curl nginx-light libnginx-mod-http-brotli-static chromium; do
+  dpkg -s "$pkg" >/dev/null 2>&1 || need_apt+=("$pkg")
+done
+if [ ${#need_apt[@]} -gt 0 ]; then
+  [ "$(id -u)" = 0 ] && sudo= || sudo=sudo
+  $sudo apt-get update -qq >/dev/null
+  $sudo apt-get install -y -qq "${need_apt[@]}" >/dev/null
+fi
+
+python3 -c 'import mcp, jsonschema' 2>/dev/null ||
+  pip3 install -q --disable-pip-version-check "mcp>=2.3,<3" jsonschema >/dev/null
+[ -x tests/mcp/node_modules/.bin/mcp-inspector ] ||
+  (cd tests/mcp && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
