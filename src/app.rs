@@ -9,6 +9,7 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 use crate::config::Config;
+use crate::metrics::View;
 use crate::state::AppState;
 use crate::store::{Store, StoreError};
 use crate::{admin, http, jobs, server, shutdown, tls};
@@ -28,7 +29,9 @@ pub enum AppError {
     #[error(transparent)]
     Demo(#[from] crate::demo::DemoError),
     #[error("scheduler: {0}")]
-    Scheduler(String),
+    Scheduler(#[from] tokio_cron_scheduler::JobSchedulerError),
+    #[error("cannot install the signal handlers: {0}")]
+    Signals(std::io::Error),
     #[error("the server task failed: {0}")]
     Task(#[from] tokio::task::JoinError),
 }
@@ -77,9 +80,7 @@ pub async fn start(config: Config) -> Result<RunningApp, AppError> {
     let state = AppState::new(config, store).await?;
     first_start_invite(&state).await?;
     seed_workspace(&state).await?;
-    let scheduler = jobs::Scheduler::start(state.clone(), jobs::standard(&state.config().schedules))
-        .await
-        .map_err(|e| AppError::Scheduler(e.to_string()))?;
+    let scheduler = jobs::Scheduler::start(state.clone(), jobs::standard(&state.config().schedules)).await?;
     let scheme = if tls.is_some() { "https" } else { "http" };
     tracing::info!(
         %addr, mode = state.config().mode.as_str(), data = %state.config().data.display(), boots = boot.boots,
@@ -87,7 +88,7 @@ pub async fn start(config: Config) -> Result<RunningApp, AppError> {
     );
     let shutdown = CancellationToken::new();
     let tasks = TaskTracker::new();
-    tasks.spawn(admin::server::run(state.clone(), admin_listener, socket, shutdown.clone()));
+    tasks.spawn(admin::server::run(state.clone(), admin_listener, socket, shutdown.clone(), tasks.clone()));
     let token = shutdown.clone();
     let final_state = state.clone();
     tasks.spawn(async move {
@@ -132,7 +133,7 @@ async fn seed_workspace(state: &AppState) -> Result<(), AppError> {
     if state.config().seed_demo_workspace && crate::demo::seed_once(state.store()).await? {
         tracing::info!("loaded the demo workspace (workers, deals, accounts, history)");
     }
-    if state.store().rollup(crate::metrics::VIEWS[0]).await?.is_none() {
+    if state.store().rollup(crate::metrics::PipelineView::NAME).await?.is_none() {
         let metrics_job = jobs::standard(&state.config().schedules).into_iter().find(|j| j.name == "metrics-rollup");
         if let Some(job) = metrics_job {
             jobs::run_once(state, &job).await;
@@ -143,7 +144,8 @@ async fn seed_workspace(state: &AppState) -> Result<(), AppError> {
 
 /// Runs until SIGINT or SIGTERM, then shuts down gracefully.
 pub async fn run(config: Config) -> Result<(), AppError> {
+    let signals = shutdown::Signals::listen().map_err(AppError::Signals)?;
     let app = start(config).await?;
-    tokio::spawn(shutdown::cancel_on_signal(app.shutdown_token()));
+    tokio::spawn(signals.cancel_on_signal(app.shutdown_token()));
     app.wait().await
 }

@@ -58,6 +58,7 @@ where
         let started = Instant::now();
         let request_id = uuid::Uuid::new_v4().to_string();
         let (method, path) = (req.method().clone(), req.uri().path().to_owned());
+        tracing::debug!(target: "gtms::http", %method, path = %path, peer = %peer, "request received");
         let limited = rate_limit::check(&self.state, &path, req.headers(), peer);
         let mut res = if let Some((decision, now)) = limited.filter(|(d, _)| !d.allowed) {
             let res = ApiError::RateLimited { retry_after: decision.retry_after(now) }.to_response();

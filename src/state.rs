@@ -1,5 +1,6 @@
-//! `AppState`: what every face (HTTP, admin channel, later MCP) shares — the configuration,
-//! the store and the start time — and the health report they all give.
+//! `AppState`: what every face (HTTP, MCP, the admin channel) shares — the configuration, the
+//! store, the company directory, credentials, the rate limiters and the start time — and the
+//! health report they all give. Built once by `app`; cheap to clone.
 
 use std::sync::Arc;
 use std::time::Instant;

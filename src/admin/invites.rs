@@ -8,10 +8,7 @@ fn now() -> i64 {
     chrono::Utc::now().timestamp()
 }
 
-pub async fn create(state: &AppState, role: &str, name: &str) -> AdminReply {
-    let Some(role) = Role::parse(role) else {
-        return AdminReply::error(format!("role must be admin or viewer, not {role:?}"));
-    };
+pub async fn create(state: &AppState, role: Role, name: &str) -> AdminReply {
     match state.sessions().create_invite(role, name, now()).await {
         Ok((code, summary)) => {
             let message = format!(

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::domain::Role;
 use crate::state::AppState;
 
 /// A command sent over the admin socket.
@@ -33,7 +34,7 @@ pub enum AdminRequest {
     },
     /// Issue an invite code (one user) with a role; the reply carries the code, shown once.
     InvitesCreate {
-        role: String,
+        role: Role,
         name: String,
     },
     InvitesList,
@@ -75,7 +76,7 @@ pub async fn execute(state: &AppState, request: AdminRequest) -> AdminReply {
         AdminRequest::KeysCreate { tenant, name } => keys::create(state, &tenant, &name).await,
         AdminRequest::KeysList => keys::list(state).await,
         AdminRequest::KeysRevoke { id } => keys::revoke(state, &id).await,
-        AdminRequest::InvitesCreate { role, name } => invites::create(state, &role, &name).await,
+        AdminRequest::InvitesCreate { role, name } => invites::create(state, role, &name).await,
         AdminRequest::InvitesList => invites::list(state).await,
         AdminRequest::InvitesRevoke { id } => invites::revoke(state, &id).await,
     }

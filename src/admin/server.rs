@@ -1,11 +1,15 @@
 //! The server side of the admin channel: a Unix socket listener that answers one JSON-line
-//! request per connection until shutdown, then removes its socket file.
+//! request per connection until shutdown, then removes its socket file. Connection tasks join
+//! the app's task tracker, so shutdown waits for an answer being written; a failing `accept`
+//! (e.g. out of file descriptors) is retried after a growing pause instead of spinning.
 
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::{UnixListener, UnixStream};
 use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
 
 use super::{AdminReply, AdminRequest, execute};
 use crate::state::AppState;
@@ -27,17 +31,36 @@ pub fn bind(path: &Path) -> std::io::Result<UnixListener> {
     Ok(listener)
 }
 
-pub async fn run(state: AppState, listener: UnixListener, path: PathBuf, shutdown: CancellationToken) {
+/// Longest pause between failing `accept` calls.
+const MAX_BACKOFF: Duration = Duration::from_secs(1);
+
+pub async fn run(
+    state: AppState,
+    listener: UnixListener,
+    path: PathBuf,
+    shutdown: CancellationToken,
+    tasks: TaskTracker,
+) {
+    let mut backoff = Duration::from_millis(5);
     loop {
         let stream = tokio::select! {
             accepted = listener.accept() => match accepted {
                 Ok((stream, _)) => stream,
-                Err(e) => { tracing::warn!(error = %e, "admin socket accept failed"); continue; }
+                Err(e) => {
+                    tracing::warn!(error = %e, retry_in = ?backoff, "admin socket accept failed");
+                    tokio::select! {
+                        _ = tokio::time::sleep(backoff) => {},
+                        _ = shutdown.cancelled() => break,
+                    }
+                    backoff = (backoff * 2).min(MAX_BACKOFF);
+                    continue;
+                }
             },
             _ = shutdown.cancelled() => break,
         };
+        backoff = Duration::from_millis(5);
         let state = state.clone();
-        tokio::spawn(async move {
+        tasks.spawn(async move {
             if let Err(e) = answer(&state, stream).await {
                 tracing::debug!(error = %e, "admin connection failed");
             }

@@ -68,7 +68,7 @@ pub struct Sessions {
 fn summary(r: &InviteRecord) -> InviteSummary {
     InviteSummary {
         id: r.id.clone(),
-        role: Role::parse(&r.role).unwrap_or(Role::Viewer),
+        role: r.role,
         name: r.name.clone(),
         created_at: r.created_at,
         revoked: r.revoked_at.is_some(),
@@ -99,7 +99,7 @@ impl Sessions {
             .into_iter()
             .map(|r| {
                 let state = InviteState {
-                    role: Role::parse(&r.role).unwrap_or(Role::Viewer),
+                    role: r.role,
                     name: r.name.clone(),
                     version: r.token_version,
                     revoked: r.revoked_at.is_some(),
@@ -143,7 +143,7 @@ impl Sessions {
         let hash = self.hasher.hash(code.clone()).await?;
         let record = InviteRecord {
             id: id.clone(),
-            role: role.as_str().to_owned(),
+            role,
             name: name.to_owned(),
             hash: hash.clone(),
             created_at: now,

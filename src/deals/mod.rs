@@ -1,18 +1,20 @@
 //! The deal pipeline: filtered lists in a stable order, detail, the pipeline summary, and
-//! admin updates whose stage moves follow `Stage::can_move_to` and are appended to history.
+//! (in `update`) admin updates whose stage moves follow `Stage::can_move_to` and are appended
+//! to history.
 
-use std::collections::BTreeMap;
+mod update;
 
 use serde::{Deserialize, Serialize};
 
+pub use update::{DealUpdate, update};
+
+use crate::auth::Forbidden;
 use crate::domain::{ChampionStatus, DealType, Stage};
 use crate::error::{ErrorKind, ServiceError};
 use crate::store::{DealRecord, HistoryEntry, Store, StoreError};
 
 #[derive(Debug, thiserror::Error)]
 pub enum DealError {
-    #[error("{0}")]
-    BadFilter(String),
     #[error("no deal with id {0:?}")]
     NotFound(String),
     #[error("{0}")]
@@ -20,25 +22,31 @@ pub enum DealError {
     #[error("{0}")]
     Invalid(String),
     #[error(transparent)]
+    Forbidden(#[from] Forbidden),
+    #[error(transparent)]
     Store(#[from] StoreError),
 }
 
 impl ServiceError for DealError {
     fn kind(&self) -> ErrorKind {
         match self {
-            DealError::BadFilter(_) | DealError::Invalid(_) => ErrorKind::BadInput,
+            DealError::Invalid(_) => ErrorKind::BadInput,
             DealError::NotFound(_) => ErrorKind::NotFound,
             DealError::Conflict(_) => ErrorKind::Conflict,
+            DealError::Forbidden(e) => e.kind(),
             DealError::Store(e) => e.kind(),
         }
     }
 }
 
-/// Raw filter values from a query string.
-#[derive(Debug, Default, Clone)]
+/// Which deals a list shows; every filter is optional and parsed at the edge.
+#[derive(Debug, Default, Clone, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct DealFilter {
-    pub stage: Option<String>,
-    pub deal_type: Option<String>,
+    pub stage: Option<Stage>,
+    #[serde(rename = "type")]
+    pub deal_type: Option<DealType>,
+    /// A rep's name, exactly as deals carry it.
     pub rep: Option<String>,
 }
 
@@ -99,47 +107,83 @@ impl From<&DealRecord> for DealDetail {
     }
 }
 
+/// Summed value (USD) and number of deals in one group.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct Bucket {
+    pub value: u64,
+    pub count: u64,
+}
+
+impl Bucket {
+    fn add(&mut self, value: u64) {
+        self.value += value;
+        self.count += 1;
+    }
+}
+
+/// One bucket per stage, in pipeline order, zero ones included.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct ByStage {
+    pub prospecting: Bucket,
+    pub qualification: Bucket,
+    pub proposal: Bucket,
+    pub negotiation: Bucket,
+    #[serde(rename = "closed-won")]
+    pub closed_won: Bucket,
+    #[serde(rename = "closed-lost")]
+    pub closed_lost: Bucket,
+}
+
+impl ByStage {
+    fn bucket(&mut self, stage: Stage) -> &mut Bucket {
+        match stage {
+            Stage::Prospecting => &mut self.prospecting,
+            Stage::Qualification => &mut self.qualification,
+            Stage::Proposal => &mut self.proposal,
+            Stage::Negotiation => &mut self.negotiation,
+            Stage::ClosedWon => &mut self.closed_won,
+            Stage::ClosedLost => &mut self.closed_lost,
+        }
+    }
+}
+
+/// One bucket per deal type, zero ones included.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct ByType {
+    #[serde(rename = "new-business")]
+    pub new_business: Bucket,
+    pub expansion: Bucket,
+    pub renewal: Bucket,
+}
+
+impl ByType {
+    fn bucket(&mut self, deal_type: DealType) -> &mut Bucket {
+        match deal_type {
+            DealType::NewBusiness => &mut self.new_business,
+            DealType::Expansion => &mut self.expansion,
+            DealType::Renewal => &mut self.renewal,
+        }
+    }
+}
+
+/// The spec's pipeline summary: `total` is the sum of every deal's value and equals the sum
+/// of the `byStage` values (and of the `byType` values); `dealCount` equals their counts.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PipelineSummary {
     /// Sum of every deal's value (USD).
     pub total: u64,
-    pub deal_count: usize,
-    pub by_stage: BTreeMap<String, u64>,
-    pub by_type: BTreeMap<String, u64>,
-}
-
-/// A PATCH body; unknown fields are refused by serde.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub struct DealUpdate {
-    pub stage: Option<String>,
-    pub next_step: Option<String>,
-    pub champion: Option<String>,
-    pub champion_status: Option<ChampionStatus>,
-    pub probability: Option<u8>,
-    pub close_date: Option<String>,
+    pub deal_count: u64,
+    pub by_stage: ByStage,
+    pub by_type: ByType,
 }
 
 pub async fn list(store: &Store, filter: &DealFilter) -> Result<Vec<DealSummary>, DealError> {
-    let stage = match &filter.stage {
-        Some(s) => Some(Stage::parse(s).ok_or_else(|| DealError::BadFilter(format!("unknown stage {s:?}")))?),
-        None => None,
-    };
-    let deal_type = match &filter.deal_type {
-        Some(t) => Some(DealType::parse(t).ok_or_else(|| DealError::BadFilter(format!("unknown deal type {t:?}")))?),
-        None => None,
-    };
     let deals = store.deals().await?;
-    if let Some(rep) = &filter.rep
-        && !deals.iter().any(|d| &d.rep == rep)
-    {
-        return Err(DealError::BadFilter(format!("unknown rep {rep:?}")));
-    }
     Ok(deals
         .iter()
-        .filter(|d| stage.is_none_or(|s| d.stage == s))
-        .filter(|d| deal_type.is_none_or(|t| d.deal_type == t))
+        .filter(|d| filter.stage.is_none_or(|s| d.stage == s))
+        .filter(|d| filter.deal_type.is_none_or(|t| d.deal_type == t))
         .filter(|d| filter.rep.as_ref().is_none_or(|r| &d.rep == r))
         .map(DealSummary::from)
         .collect())
@@ -151,78 +195,14 @@ pub async fn get(store: &Store, id: &str) -> Result<DealDetail, DealError> {
 }
 
 pub fn summarize(deals: &[DealRecord]) -> PipelineSummary {
-    let mut by_stage: BTreeMap<String, u64> = Stage::ALL.iter().map(|s| (s.as_str().to_owned(), 0)).collect();
-    let mut by_type: BTreeMap<String, u64> = DealType::ALL.iter().map(|t| (t.as_str().to_owned(), 0)).collect();
+    let (mut by_stage, mut by_type) = (ByStage::default(), ByType::default());
     for d in deals {
-        *by_stage.entry(d.stage.as_str().to_owned()).or_default() += d.value;
-        *by_type.entry(d.deal_type.as_str().to_owned()).or_default() += d.value;
+        by_stage.bucket(d.stage).add(d.value);
+        by_type.bucket(d.deal_type).add(d.value);
     }
-    PipelineSummary { total: deals.iter().map(|d| d.value).sum(), deal_count: deals.len(), by_stage, by_type }
+    PipelineSummary { total: deals.iter().map(|d| d.value).sum(), deal_count: deals.len() as u64, by_stage, by_type }
 }
 
 pub async fn summary(store: &Store) -> Result<PipelineSummary, DealError> {
     Ok(summarize(&store.deals().await?))
-}
-
-/// Applies an admin update. Stage moves: open stages forward or to a closed stage; closed
-/// deals are final (409). Every move appends `moved to <stage>` dated `today`.
-pub async fn update(store: &Store, id: &str, update: DealUpdate, today: String) -> Result<DealDetail, DealError> {
-    let stage = match &update.stage {
-        Some(s) => Some(Stage::parse(s).ok_or_else(|| DealError::Invalid(format!("unknown stage {s:?}")))?),
-        None => None,
-    };
-    if update.probability.is_some_and(|p| p > 100) {
-        return Err(DealError::Invalid("probability is a percent, 0 to 100".into()));
-    }
-    if let Some(date) = &update.close_date
-        && chrono::NaiveDate::parse_from_str(date, "%Y-%m-%d").is_err()
-    {
-        return Err(DealError::Invalid("closeDate must be YYYY-MM-DD".into()));
-    }
-    if [&update.next_step, &update.champion].iter().any(|f| f.as_ref().is_some_and(|v| v.chars().count() > 500)) {
-        return Err(DealError::Invalid("text fields are limited to 500 characters".into()));
-    }
-    let outcome = store
-        .update_deal(id, move |mut deal| {
-            if deal.stage.is_closed() {
-                return Err(DealError::Conflict(format!("deal {} is {} and final", deal.id, deal.stage.as_str())));
-            }
-            if let Some(to) = stage {
-                if !deal.stage.can_move_to(to) {
-                    return Err(DealError::Conflict(format!(
-                        "a deal in {} can move forward or close, not to {}",
-                        deal.stage.as_str(),
-                        to.as_str()
-                    )));
-                }
-                deal.stage = to;
-                deal.history.push(HistoryEntry { date: today, action: format!("moved to {}", to.as_str()) });
-                if to.is_closed() {
-                    deal.probability = to.default_probability();
-                    deal.next_step.clear();
-                }
-            }
-            if let Some(p) = update.probability.filter(|_| !deal.stage.is_closed()) {
-                deal.probability = p;
-            }
-            if let Some(v) = update.next_step {
-                deal.next_step = v;
-            }
-            if let Some(v) = update.champion {
-                deal.champion = v;
-            }
-            if let Some(v) = update.champion_status {
-                deal.champion_status = v;
-            }
-            if let Some(v) = update.close_date {
-                deal.close_date = v;
-            }
-            Ok(deal)
-        })
-        .await?;
-    match outcome {
-        None => Err(DealError::NotFound(id.to_owned())),
-        Some(Err(e)) => Err(e),
-        Some(Ok(deal)) => Ok((&deal).into()),
-    }
 }

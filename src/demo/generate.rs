@@ -26,7 +26,7 @@ const FIRST: &[&str] =
 const LAST: &[&str] =
     &["Whitfield", "Okafor", "Lindqvist", "Moreau", "Tanaka", "Delgado", "Fischer", "Kowalski", "Nakamura", "Osei"];
 const NEXT_STEPS: &[&str] = &[
-    "Schedule discovery call with the champion",
+    "Schedule a needs-assessment call with the champion",
     "Send security questionnaire",
     "Confirm budget owner and timeline",
     "Deliver pricing proposal",
@@ -68,7 +68,7 @@ pub fn generate(workers: Vec<WorkerRecord>, dir: &Directory) -> WorkspaceData {
 }
 
 fn deal(rng: &mut Rng, i: usize, slug: &str, name: &str) -> DealRecord {
-    let stage = Stage::ALL[rng.weighted(&[18, 16, 16, 14, 10, 16, 10])];
+    let stage = Stage::ALL[rng.weighted(&[20, 20, 18, 14, 16, 12])];
     let deal_type = DealType::ALL[rng.weighted(&[50, 30, 20])];
     let (lo, hi) = match deal_type {
         DealType::NewBusiness => (40, 800),

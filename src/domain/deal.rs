@@ -8,7 +8,6 @@ use serde::{Deserialize, Serialize};
 pub enum Stage {
     Prospecting,
     Qualification,
-    Discovery,
     Proposal,
     Negotiation,
     ClosedWon,
@@ -16,10 +15,9 @@ pub enum Stage {
 }
 
 impl Stage {
-    pub const ALL: [Stage; 7] = [
+    pub const ALL: [Stage; 6] = [
         Stage::Prospecting,
         Stage::Qualification,
-        Stage::Discovery,
         Stage::Proposal,
         Stage::Negotiation,
         Stage::ClosedWon,
@@ -30,7 +28,6 @@ impl Stage {
         match self {
             Stage::Prospecting => "prospecting",
             Stage::Qualification => "qualification",
-            Stage::Discovery => "discovery",
             Stage::Proposal => "proposal",
             Stage::Negotiation => "negotiation",
             Stage::ClosedWon => "closed-won",
@@ -57,7 +54,6 @@ impl Stage {
         match self {
             Stage::Prospecting => 10,
             Stage::Qualification => 20,
-            Stage::Discovery => 40,
             Stage::Proposal => 60,
             Stage::Negotiation => 80,
             Stage::ClosedWon => 100,
@@ -108,7 +104,7 @@ mod tests {
         assert!(Stage::Prospecting.can_move_to(Stage::Proposal));
         assert!(Stage::Negotiation.can_move_to(Stage::ClosedLost));
         assert!(Stage::Qualification.can_move_to(Stage::ClosedWon));
-        assert!(!Stage::Proposal.can_move_to(Stage::Discovery));
+        assert!(!Stage::Proposal.can_move_to(Stage::Qualification));
         assert!(!Stage::Proposal.can_move_to(Stage::Proposal));
         assert!(!Stage::ClosedWon.can_move_to(Stage::ClosedLost));
         assert!(!Stage::ClosedLost.can_move_to(Stage::Negotiation));
@@ -123,5 +119,6 @@ mod tests {
             assert_eq!(DealType::parse(t.as_str()), Some(t));
         }
         assert_eq!(Stage::parse("won"), None);
+        assert_eq!(Stage::parse("discovery"), None, "not a stage of the spec");
     }
 }

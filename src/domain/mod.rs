@@ -1,5 +1,5 @@
 //! Newtypes and rules that parse input once at the edge: receipts, signal kinds, slugs,
-//! tickers and domain names.
+//! tickers, domain names, deal vocabulary, percents and calendar dates.
 //! Imports nothing of ours; knows nothing of HTTP or storage.
 
 mod deal;
@@ -9,6 +9,7 @@ mod role;
 mod signal;
 mod slug;
 mod ticker;
+mod values;
 
 pub use deal::{ChampionStatus, DealType, Stage};
 pub use domain_name::{DomainError, DomainName};
@@ -17,3 +18,4 @@ pub use role::Role;
 pub use signal::SignalKind;
 pub use slug::{Slug, SlugError};
 pub use ticker::{Ticker, TickerError};
+pub use values::{CalendarDate, DateError, Percent, PercentError};

@@ -8,6 +8,7 @@ use http_body_util::Full;
 use hyper::header::{self, HeaderMap, HeaderValue};
 use hyper::{Method, Response, StatusCode};
 
+use super::error::ApiError;
 use crate::companies::assets::{AssetTable, StaticFile};
 use crate::domain::Slug;
 
@@ -28,10 +29,10 @@ enum Encoding {
 /// Answers a request for a path in the keyless namespace.
 pub fn respond(table: &AssetTable, method: &Method, path: &str, headers: &HeaderMap) -> Response<Full<Bytes>> {
     if method != Method::GET && method != Method::HEAD {
-        return error(StatusCode::METHOD_NOT_ALLOWED, "the company files accept GET and HEAD only");
+        return error(ApiError::MethodNotAllowed("the company files accept GET and HEAD only".into()));
     }
     let Some(file) = table.get(path) else {
-        return error(StatusCode::NOT_FOUND, not_found_message(path));
+        return error(ApiError::NotFound(not_found_message(path).into()));
     };
     let accept = headers.get(header::ACCEPT_ENCODING).and_then(|v| v.to_str().ok()).unwrap_or("");
     let (encoding, body) = choose(file, accept);
@@ -98,10 +99,9 @@ fn choose(file: &StaticFile, accept: &str) -> (Encoding, Bytes) {
     (Encoding::Identity, file.identity.clone())
 }
 
-fn error(status: StatusCode, message: &str) -> Response<Full<Bytes>> {
-    let body =
-        serde_json::json!({ "error": super::error::error_code(status), "message": message, "status": status.as_u16() });
-    let mut res = Response::new(Full::new(Bytes::from(body.to_string())));
+fn error(e: ApiError) -> Response<Full<Bytes>> {
+    let (status, body) = e.envelope();
+    let mut res = Response::new(Full::new(Bytes::from(body)));
     *res.status_mut() = status;
     res.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
     if status == StatusCode::METHOD_NOT_ALLOWED {

@@ -85,18 +85,26 @@ impl ApiError {
         }
     }
 
-    pub fn to_response(&self) -> Response {
+    /// The status and the JSON envelope of this error (an internal one is logged here).
+    pub fn envelope(&self) -> (StatusCode, String) {
         let status = self.status();
-        let mut res = match self {
+        let (code, message) = match self {
             ApiError::Service(e) if e.kind() == ErrorKind::Internal => {
                 tracing::error!(cause = %chain(e.as_ref()), "internal error");
-                envelope(status, "internal error")
+                (error_code(status), "internal error".to_owned())
             }
-            ApiError::Service(e) => {
-                envelope_with_code(status, e.code().unwrap_or(error_code(status)), &e.to_string())
-            }
-            _ => envelope(status, &self.to_string()),
+            ApiError::Service(e) => (e.code().unwrap_or(error_code(status)), e.to_string()),
+            _ => (error_code(status), self.to_string()),
         };
+        let body = serde_json::json!({ "error": code, "message": message, "status": status.as_u16() });
+        (status, body.to_string())
+    }
+
+    pub fn to_response(&self) -> Response {
+        let (status, body) = self.envelope();
+        let mut res = Response::new(body.into());
+        *res.status_mut() = status;
+        res.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
         if let Some(secs) = self.retry_after() {
             res.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(secs));
         }
@@ -105,7 +113,7 @@ impl ApiError {
 }
 
 /// The machine code the envelope carries for a status.
-pub fn error_code(status: StatusCode) -> &'static str {
+fn error_code(status: StatusCode) -> &'static str {
     match status.as_u16() {
         400 => "bad_request",
         401 => "unauthorized",
@@ -124,11 +132,7 @@ pub fn error_code(status: StatusCode) -> &'static str {
 
 /// Builds the error envelope for any status.
 pub fn envelope(status: StatusCode, message: &str) -> Response {
-    envelope_with_code(status, error_code(status), message)
-}
-
-fn envelope_with_code(status: StatusCode, code: &str, message: &str) -> Response {
-    let body = serde_json::json!({ "error": code, "message": message, "status": status.as_u16() });
+    let body = serde_json::json!({ "error": error_code(status), "message": message, "status": status.as_u16() });
     let mut res = Response::new(body.to_string().into());
     *res.status_mut() = status;
     res.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));

@@ -2,13 +2,32 @@
 //! `computedAt`) and `/api/tasks/status` (the scheduler's jobs).
 
 use serde_json::json;
+use warp::reply::Response;
 use warp::{Filter, Rejection, Reply};
 
 use super::error::ApiError;
 use super::session::require;
 use crate::domain::Role;
+use crate::metrics::{ConsumptionView, Latest, PipelineView, TokenView, View, WorkersView};
 use crate::state::AppState;
+use crate::store::Store;
 use crate::{jobs, metrics};
+
+async fn latest_view(store: &Store, view: &str) -> Result<Response, ApiError> {
+    fn reply<V: View>(latest: Latest<V>) -> Response {
+        warp::reply::json(&latest).into_response()
+    }
+    Ok(match view {
+        PipelineView::NAME => reply(metrics::latest::<PipelineView>(store).await?),
+        TokenView::NAME => reply(metrics::latest::<TokenView>(store).await?),
+        ConsumptionView::NAME => reply(metrics::latest::<ConsumptionView>(store).await?),
+        WorkersView::NAME => reply(metrics::latest::<WorkersView>(store).await?),
+        _ => {
+            let views = metrics::VIEWS.join(", ");
+            return Err(ApiError::NotFound(format!("no metric view {view:?}; views are {views}")));
+        }
+    })
+}
 
 pub fn routes(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clone {
     let s = state.clone();
@@ -17,18 +36,7 @@ pub fn routes(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = R
         .and(require(state.clone(), Role::Viewer))
         .and_then(move |view: String, _| {
             let state = s.clone();
-            async move {
-                if !metrics::VIEWS.contains(&view.as_str()) {
-                    return Err(warp::reject::custom(ApiError::NotFound(format!(
-                        "no metric view {view:?}; views are {}",
-                        metrics::VIEWS.join(", ")
-                    ))));
-                }
-                match metrics::latest(state.store(), &view).await.map_err(ApiError::from)? {
-                    Some(value) => Ok(warp::reply::json(&value)),
-                    None => Err(warp::reject::custom(ApiError::Unavailable("the first rollup has not run yet".into()))),
-                }
-            }
+            async move { latest_view(state.store(), &view).await.map_err(warp::reject::custom) }
         });
     let s = state.clone();
     let tasks = warp::path!("api" / "tasks" / "status").and(warp::get()).and(require(state, Role::Viewer)).and_then(

@@ -8,8 +8,10 @@ mod enrich;
 pub mod error;
 pub mod filters;
 mod health;
+mod home;
 mod login;
 mod metrics;
+mod query;
 pub mod rate_limit;
 pub mod session;
 mod status_page;
@@ -26,6 +28,7 @@ pub fn routes(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = s
         .or(client_config::routes(state.clone()))
         .or(deals::routes(state.clone()))
         .or(metrics::routes(state.clone()))
-        .or(status_page::routes(state))
+        .or(status_page::routes(state.clone()))
+        .or(home::routes(state))
         .recover(error::recover)
 }

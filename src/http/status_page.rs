@@ -3,9 +3,9 @@
 //! sections come from the latest metric rollups and the scheduler's record, and say plainly
 //! when there is nothing to show yet.
 
-use serde_json::Value;
 use warp::{Filter, Rejection, Reply};
 
+use crate::metrics::{Latest, PipelineView, TokenView, WorkerMetrics, WorkersView};
 use crate::state::AppState;
 use crate::{jobs, metrics};
 
@@ -36,33 +36,23 @@ fn rows(pairs: &[(String, String)]) -> String {
     format!("    <dl>\n{items}    </dl>\n")
 }
 
-fn text(v: &Value) -> String {
-    match v {
-        Value::Null => "-".into(),
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
-    }
-}
-
 /// The workspace sections, from the latest rollups and the scheduler's record.
 async fn workspace_sections(state: &AppState) -> String {
-    let latest = |view: &'static str| async move { metrics::latest(state.store(), view).await.ok().flatten() };
-    let workers: Vec<Value> =
-        latest("workers").await.and_then(|w| w["workers"].as_array().cloned()).unwrap_or_default();
-    let total = |key: &str| -> u64 { workers.iter().filter_map(|w| w[key].as_u64()).sum() };
-    let worker_rows: Vec<(String, String)> = workers
-        .iter()
-        .map(|w| (text(&w["name"]), format!("{} runs, {} failed", text(&w["started"]), text(&w["failed"]))))
-        .collect();
+    let store = state.store();
+    let workers = metrics::latest::<WorkersView>(store).await.map(|l| l.view.workers).unwrap_or_default();
+    let total = |f: fn(&WorkerMetrics) -> u64| -> u64 { workers.iter().map(f).sum() };
+    let worker_rows: Vec<(String, String)> =
+        workers.iter().map(|w| (w.name.clone(), format!("{} runs, {} failed", w.started, w.failed))).collect();
     let mut out = String::new();
     out += &section(
         "workers",
         "Workers",
         if worker_rows.is_empty() { empty("No AI workers are registered.") } else { rows(&worker_rows) },
     );
-    let runs = [("Started", total("started")), ("Completed", total("completed")), ("Failed", total("failed"))];
+    let runs =
+        [("Started", total(|w| w.started)), ("Completed", total(|w| w.completed)), ("Failed", total(|w| w.failed))];
     out += &section("workflows", "Workflows", rows(&runs.map(|(k, v)| (k.to_owned(), v.to_string()))));
-    let pending = total("pendingApprovals");
+    let pending = total(|w| w.pending_approvals);
     let approvals = if pending == 0 {
         empty("No approvals are waiting.")
     } else {
@@ -82,23 +72,23 @@ async fn workspace_sections(state: &AppState) -> String {
         })
         .collect();
     out += &section("jobs", "Scheduler jobs", rows(&jobs));
-    let pipeline = match latest("pipeline").await {
-        Some(p) => rows(&[
-            ("Deals".into(), text(&p["dealCount"])),
-            ("Open value (USD)".into(), text(&p["openValue"])),
-            ("Weighted value (USD)".into(), text(&p["weightedValue"])),
-            ("Win rate".into(), text(&p["winRate"])),
+    let pipeline = match metrics::latest::<PipelineView>(store).await {
+        Ok(Latest { view: p, .. }) => rows(&[
+            ("Deals".into(), p.deal_count.to_string()),
+            ("Open value (USD)".into(), p.open_value.to_string()),
+            ("Weighted value (USD)".into(), p.weighted_value.to_string()),
+            ("Win rate".into(), p.win_rate.map_or_else(|| "-".into(), |r| r.to_string())),
         ]),
-        None => empty("No deals in the pipeline."),
+        Err(_) => empty("No deals in the pipeline."),
     };
     out += &section("pipeline", "Pipeline", pipeline);
-    let tokens = match latest("tokens").await {
-        Some(t) => rows(&[
-            ("Input tokens".into(), text(&t["inputTokens"])),
-            ("Output tokens".into(), text(&t["outputTokens"])),
-            ("Cost (USD)".into(), text(&t["costUsd"])),
+    let tokens = match metrics::latest::<TokenView>(store).await {
+        Ok(Latest { view: t, .. }) => rows(&[
+            ("Input tokens".into(), t.input_tokens.to_string()),
+            ("Output tokens".into(), t.output_tokens.to_string()),
+            ("Cost (USD)".into(), t.cost_usd.to_string()),
         ]),
-        None => empty("No language-model tokens have been used."),
+        Err(_) => empty("No language-model tokens have been used."),
     };
     out += &section("tokens", "Token spend", tokens);
     out

@@ -12,6 +12,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde::Serialize;
+use tokio::sync::broadcast;
 use tokio_cron_scheduler::{Job, JobScheduler, JobSchedulerError};
 
 pub use specs::standard;
@@ -20,7 +21,11 @@ use crate::config::parse_cron;
 use crate::state::AppState;
 use crate::store::JobRun;
 
-pub type JobFuture = Pin<Box<dyn Future<Output = Result<String, String>> + Send>>;
+/// A job's error: any error (its cause chain is recorded), or a sentence.
+pub type JobError = Box<dyn std::error::Error + Send + Sync>;
+/// What a run of a job did (a short summary), or why it failed.
+pub type JobResult = Result<String, JobError>;
+pub type JobFuture = Pin<Box<dyn Future<Output = JobResult> + Send>>;
 pub type JobFn = Arc<dyn Fn(AppState) -> JobFuture + Send + Sync>;
 
 /// One scheduled job: a name, a cron schedule and the work.
@@ -35,7 +40,7 @@ impl JobSpec {
     pub fn new<F, Fut>(name: &str, schedule: &str, run: F) -> Self
     where
         F: Fn(AppState) -> Fut + Send + Sync + 'static,
-        Fut: Future<Output = Result<String, String>> + Send + 'static,
+        Fut: Future<Output = JobResult> + Send + 'static,
     {
         Self { name: name.to_owned(), schedule: schedule.to_owned(), run: Arc::new(move |s| Box::pin(run(s))) }
     }
@@ -50,7 +55,7 @@ pub async fn run_once(state: &AppState, spec: &JobSpec) -> JobRun {
     let started_at_ms = now_ms();
     let work = tokio::spawn((spec.run)(state.clone()));
     let outcome = match work.await {
-        Ok(result) => result,
+        Ok(result) => result.map_err(|e| crate::error::chain(e.as_ref())),
         Err(e) => Err(format!("the job panicked: {e}")),
     };
     let run = JobRun {
@@ -76,6 +81,7 @@ pub async fn run_once(state: &AppState, spec: &JobSpec) -> JobRun {
 pub struct Scheduler {
     inner: JobScheduler,
     slot: Arc<std::sync::RwLock<Option<AppState>>>,
+    finished: broadcast::Sender<JobRun>,
 }
 
 impl Scheduler {
@@ -83,12 +89,13 @@ impl Scheduler {
     pub async fn start(state: AppState, specs: Vec<JobSpec>) -> Result<Self, JobSchedulerError> {
         let inner = JobScheduler::new().await?;
         let slot = Arc::new(std::sync::RwLock::new(Some(state)));
+        let (finished, _) = broadcast::channel(64);
         for spec in specs {
             let busy = Arc::new(AtomicBool::new(false));
-            let (spec, slot) = (Arc::new(spec), slot.clone());
+            let (spec, slot, finished) = (Arc::new(spec), slot.clone(), finished.clone());
             let schedule = spec.schedule.clone();
             let job = Job::new_async(schedule.as_str(), move |_id, _lock| {
-                let (spec, busy) = (spec.clone(), busy.clone());
+                let (spec, busy, finished) = (spec.clone(), busy.clone(), finished.clone());
                 let state = slot.read().ok().and_then(|s| s.clone());
                 Box::pin(async move {
                     let Some(state) = state else { return };
@@ -96,14 +103,21 @@ impl Scheduler {
                         tracing::warn!(job = %spec.name, "previous run still going; skipping this tick");
                         return;
                     }
-                    run_once(&state, &spec).await;
+                    let run = run_once(&state, &spec).await;
                     busy.store(false, Ordering::SeqCst);
+                    // Nobody listening is the normal case outside tests.
+                    let _ = finished.send(run);
                 })
             })?;
             inner.add(job).await?;
         }
         inner.start().await?;
-        Ok(Self { inner, slot })
+        Ok(Self { inner, slot, finished })
+    }
+
+    /// Every run the scheduler finishes from now on (recorded first), for whoever waits on one.
+    pub fn finished_runs(&self) -> broadcast::Receiver<JobRun> {
+        self.finished.subscribe()
     }
 
     pub async fn shutdown(mut self) {

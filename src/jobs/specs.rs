@@ -12,11 +12,11 @@ pub const CLEANUP: &str = "cleanup";
 pub fn standard(schedules: &Schedules) -> Vec<JobSpec> {
     vec![
         JobSpec::new(METRICS_ROLLUP, &schedules.metrics_rollup, |state| async move {
-            metrics::rollup_all(state.store(), chrono::Utc::now().timestamp()).await.map_err(|e| e.to_string())?;
+            metrics::rollup_all(state.store(), chrono::Utc::now().timestamp()).await?;
             Ok(format!("{} views", metrics::VIEWS.len()))
         }),
         JobSpec::new(USAGE_ROLLUP, &schedules.usage_rollup, |state| async move {
-            state.api_keys().flush_usage().await.map_err(|e| e.to_string())?;
+            state.api_keys().flush_usage().await?;
             Ok("API key usage rolled up".into())
         }),
         JobSpec::new(CLEANUP, &schedules.cleanup, |state| async move {
@@ -26,7 +26,7 @@ pub fn standard(schedules: &Schedules) -> Vec<JobSpec> {
                 + state.api_limiter().purge_expired(now);
             let mut runs = 0;
             for job in [METRICS_ROLLUP, USAGE_ROLLUP, CLEANUP] {
-                runs += state.store().prune_job_runs(job).await.map_err(|e| e.to_string())?;
+                runs += state.store().prune_job_runs(job).await?;
             }
             Ok(format!("{windows} expired rate-limit windows, {runs} old job runs (kept {})", store::JOB_RUNS_KEPT))
         }),

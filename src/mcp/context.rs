@@ -6,9 +6,9 @@
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use super::registry::{Access, Registry, ToolDef, Toolset};
+use super::error::ToolError;
+use super::registry::{Registry, ToolDef, Toolset};
 use crate::auth::sessions::Principal;
-use crate::domain::Role;
 use crate::state::AppState;
 
 /// The name of the read-only preset in a toolset list.
@@ -29,20 +29,21 @@ impl Caller {
         }
     }
 
+    /// The workspace user of a JWT caller; an API key is no workspace user.
+    pub fn principal(&self) -> Result<&Principal, ToolError> {
+        match self {
+            Caller::Workspace(p) => Ok(p),
+            Caller::ApiKey { .. } => {
+                Err(ToolError::NotPermitted("workspace tools need a workspace token, not an API key".into()))
+            }
+        }
+    }
+
     /// Toolsets the credential may use: an API key reaches company data only.
     pub fn may_use(&self, toolset: Toolset) -> bool {
         match self {
             Caller::ApiKey { .. } => toolset == Toolset::Company,
             Caller::Workspace(_) => true,
-        }
-    }
-
-    /// Whether the caller may run a tool of this access level (writes need admin).
-    pub fn may_run(&self, access: Access) -> bool {
-        match (access, self) {
-            (Access::Read, _) => true,
-            (Access::Write, Caller::Workspace(p)) => p.role.satisfies(Role::Admin),
-            (Access::Write, Caller::ApiKey { .. }) => false,
         }
     }
 }
@@ -135,9 +136,17 @@ pub struct ToolContext {
     pub registry: Arc<Registry>,
 }
 
+impl ToolContext {
+    /// The workspace user behind the call, for services that decide what a role may do.
+    pub fn principal(&self) -> Result<&Principal, ToolError> {
+        self.caller.principal()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::Role;
 
     fn key() -> Caller {
         Caller::ApiKey { id: "k".into(), tenant: "t".into() }
@@ -159,10 +168,8 @@ mod tests {
     }
 
     #[test]
-    fn writes_need_an_admin_workspace_user() {
-        let viewer = Caller::Workspace(Principal { sub: "v".into(), role: Role::Viewer, name: "v".into() });
-        assert!(admin().may_run(Access::Write));
-        assert!(!viewer.may_run(Access::Write) && viewer.may_run(Access::Read));
-        assert!(!key().may_run(Access::Write));
+    fn only_workspace_callers_have_a_principal() {
+        assert!(key().principal().is_err());
+        assert!(admin().principal().is_ok());
     }
 }

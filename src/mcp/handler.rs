@@ -64,11 +64,6 @@ impl GtmsMcp {
                 None,
             ));
         };
-        if !cc.caller.may_run(tool.access) {
-            let refusal =
-                ToolError::NotPermitted(format!("{} changes workspace data and needs the admin role", tool.name));
-            return Ok(refusal.into_result());
-        }
         let now = unix_now();
         let decision = self.shared.limiter.check(&cc.caller.id(), now);
         if !decision.allowed {

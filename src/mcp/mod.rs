@@ -128,6 +128,13 @@ impl Mcp {
         admitted: CallContext,
     ) -> Response<BoxBody<Bytes, Infallible>> {
         req.extensions_mut().insert(admitted);
-        self.service.handle(req).await
+        let terminating = req.method() == hyper::Method::DELETE;
+        let mut res = self.service.handle(req).await;
+        // rmcp acknowledges a session's termination with 202; the MCP transport says 200 (or
+        // 204 with no body), and clients log anything else as a failed termination.
+        if terminating && res.status() == hyper::StatusCode::ACCEPTED {
+            *res.status_mut() = hyper::StatusCode::NO_CONTENT;
+        }
+        res
     }
 }

@@ -7,10 +7,9 @@
 //! Arithmetic is in integer cents; each division rounds half away from zero, once.
 
 use chrono::{Datelike, NaiveDate};
-use serde::Serialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
 
-use super::money;
+use super::{View, money};
 use crate::store::{AccountRecord, WorkspaceData};
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -70,30 +69,58 @@ pub fn forecast_account(account: &AccountRecord, commit_cents: i64, as_of: Naive
     }
 }
 
-pub fn view(data: &WorkspaceData) -> Value {
-    let as_of = data.accounts.iter().flat_map(|a| a.daily_usage.iter().filter_map(|(d, _)| date(d))).max();
-    let Some(as_of) = as_of else { return json!({ "asOf": null, "accounts": [] }) };
-    let accounts: Vec<Value> = data
-        .accounts
-        .iter()
-        .filter_map(|a| a.annual_commit_cents.map(|c| (a, c)))
-        .map(|(a, commit)| {
-            let f = forecast_account(a, commit, as_of);
-            json!({
-                "accountId": a.id,
-                "name": a.name,
-                "companySlug": a.company_slug,
-                "annualCommit": money(commit),
-                "monthToDate": money(f.month_to_date_cents),
-                "dailyRunRate": money(f.daily_run_rate_cents),
-                "daysLeft": f.days_left,
-                "ebam": money(f.ebam_cents),
-                "ear": money(f.ear_cents),
-                "headroom": money(f.headroom_cents),
+/// One account with a commit: the forecast in USD (cents as decimals).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AccountConsumption {
+    pub account_id: String,
+    pub name: String,
+    pub company_slug: Option<String>,
+    pub annual_commit: f64,
+    pub month_to_date: f64,
+    pub daily_run_rate: f64,
+    pub days_left: i64,
+    pub ebam: f64,
+    pub ear: f64,
+    pub headroom: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ConsumptionView {
+    /// The newest usage day in the data (`YYYY-MM-DD`); null without usage.
+    pub as_of: Option<String>,
+    pub accounts: Vec<AccountConsumption>,
+}
+
+impl View for ConsumptionView {
+    const NAME: &'static str = "consumption";
+
+    fn compute(data: &WorkspaceData) -> Self {
+        let as_of = data.accounts.iter().flat_map(|a| a.daily_usage.iter().filter_map(|(d, _)| date(d))).max();
+        let Some(as_of) = as_of else { return ConsumptionView { as_of: None, accounts: vec![] } };
+        let accounts = data
+            .accounts
+            .iter()
+            .filter_map(|a| a.annual_commit_cents.map(|c| (a, c)))
+            .map(|(a, commit)| {
+                let f = forecast_account(a, commit, as_of);
+                AccountConsumption {
+                    account_id: a.id.clone(),
+                    name: a.name.clone(),
+                    company_slug: a.company_slug.clone(),
+                    annual_commit: money(commit),
+                    month_to_date: money(f.month_to_date_cents),
+                    daily_run_rate: money(f.daily_run_rate_cents),
+                    days_left: f.days_left,
+                    ebam: money(f.ebam_cents),
+                    ear: money(f.ear_cents),
+                    headroom: money(f.headroom_cents),
+                }
             })
-        })
-        .collect();
-    json!({ "asOf": as_of.format("%Y-%m-%d").to_string(), "accounts": accounts })
+            .collect();
+        ConsumptionView { as_of: Some(as_of.format("%Y-%m-%d").to_string()), accounts }
+    }
 }
 
 #[cfg(test)]

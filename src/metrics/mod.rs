@@ -1,20 +1,40 @@
-//! The four metric views (pipeline, tokens, consumption, workers), computed from the store
-//! by `rollup_all` (run by the scheduler) and stored with the time they were computed;
-//! endpoints read the latest rollup and never compute on the request path.
+//! The four metric views (pipeline, tokens, consumption, workers), each a typed `View`
+//! computed from the store by `rollup_all` (run by the scheduler) and stored with the time it
+//! was computed; endpoints and tools read the latest rollup (`latest`) and never compute on the
+//! request path.
 
 mod consumption;
 mod pipeline;
 mod tokens;
 mod workers;
 
-use serde_json::Value;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 
-pub use consumption::{AccountForecast, forecast_account};
+pub use consumption::{AccountConsumption, AccountForecast, ConsumptionView, forecast_account};
+pub use pipeline::{PipelineView, StageCounts};
+pub use tokens::{TokenRow, TokenView};
+pub use workers::{WorkerMetrics, WorkersView};
 
 use crate::store::{Rollup, Store, StoreError, WorkspaceData};
 
-/// The views, by the name used in the URL and the rollup table.
-pub const VIEWS: [&str; 4] = ["pipeline", "tokens", "consumption", "workers"];
+/// A metric view: its name (in the URL and the rollup table) and how it is computed.
+pub trait View: Serialize + DeserializeOwned + schemars::JsonSchema + Send + 'static {
+    const NAME: &'static str;
+    fn compute(data: &WorkspaceData) -> Self;
+}
+
+/// The view names, in the order `rollup_all` computes them.
+pub const VIEWS: [&str; 4] = [PipelineView::NAME, TokenView::NAME, ConsumptionView::NAME, WorkersView::NAME];
+
+/// A stored view with the time it was computed (RFC 3339, UTC).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Latest<V> {
+    #[serde(flatten)]
+    pub view: V,
+    pub computed_at: String,
+}
 
 fn money(cents: i64) -> f64 {
     cents as f64 / 100.0
@@ -24,36 +44,56 @@ fn usd_from_micros(micros: u64) -> f64 {
     (micros as f64 / 10_000.0).round() / 100.0
 }
 
-/// Computes one view from the workspace data.
-pub fn compute(view: &str, data: &WorkspaceData) -> Option<Value> {
-    Some(match view {
-        "pipeline" => pipeline::view(data),
-        "tokens" => tokens::view(data),
-        "consumption" => consumption::view(data),
-        "workers" => workers::view(data),
-        _ => return None,
-    })
+#[derive(Debug, thiserror::Error)]
+pub enum MetricsError {
+    #[error("the {0} rollup has not been computed yet")]
+    NotComputed(&'static str),
+    #[error("the stored {view} rollup does not decode")]
+    Corrupt {
+        view: &'static str,
+        #[source]
+        source: serde_json::Error,
+    },
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl crate::error::ServiceError for MetricsError {
+    fn kind(&self) -> crate::error::ErrorKind {
+        match self {
+            MetricsError::NotComputed(_) => crate::error::ErrorKind::Unavailable,
+            MetricsError::Corrupt { .. } => crate::error::ErrorKind::Internal,
+            MetricsError::Store(e) => e.kind(),
+        }
+    }
+}
+
+fn stored<V: View>(data: &WorkspaceData, now: i64) -> Result<Rollup, serde_json::Error> {
+    Ok(Rollup { computed_at: now, json: serde_json::to_string(&V::compute(data))? })
 }
 
 /// Recomputes and stores every view; returns the time stamped on them.
-pub async fn rollup_all(store: &Store, now: i64) -> Result<i64, StoreError> {
+pub async fn rollup_all(store: &Store, now: i64) -> Result<i64, MetricsError> {
     let data = store.workspace().await?;
-    for view in VIEWS {
-        let json = compute(view, &data).unwrap_or(Value::Null).to_string();
-        store.put_rollup(view, Rollup { computed_at: now, json }).await?;
+    let rollups = [
+        (PipelineView::NAME, stored::<PipelineView>(&data, now)),
+        (TokenView::NAME, stored::<TokenView>(&data, now)),
+        (ConsumptionView::NAME, stored::<ConsumptionView>(&data, now)),
+        (WorkersView::NAME, stored::<WorkersView>(&data, now)),
+    ];
+    for (view, rollup) in rollups {
+        let rollup = rollup.map_err(|source| MetricsError::Corrupt { view, source })?;
+        store.put_rollup(view, rollup).await?;
     }
     Ok(now)
 }
 
-/// The latest rollup of `view` as `{computedAt, ...view}`, or `None` before the first rollup.
-pub async fn latest(store: &Store, view: &str) -> Result<Option<Value>, StoreError> {
-    let Some(rollup) = store.rollup(view).await? else { return Ok(None) };
-    let mut value: Value = serde_json::from_str(&rollup.json).unwrap_or(Value::Null);
-    let at = chrono::DateTime::from_timestamp(rollup.computed_at, 0)
+/// The latest rollup of `V`.
+pub async fn latest<V: View>(store: &Store) -> Result<Latest<V>, MetricsError> {
+    let rollup = store.rollup(V::NAME).await?.ok_or(MetricsError::NotComputed(V::NAME))?;
+    let view = serde_json::from_str(&rollup.json).map_err(|source| MetricsError::Corrupt { view: V::NAME, source })?;
+    let computed_at = chrono::DateTime::from_timestamp(rollup.computed_at, 0)
         .map(|t| t.format("%Y-%m-%dT%H:%M:%SZ").to_string())
         .unwrap_or_default();
-    if let Value::Object(map) = &mut value {
-        map.insert("computedAt".into(), Value::String(at));
-    }
-    Ok(Some(value))
+    Ok(Latest { view, computed_at })
 }

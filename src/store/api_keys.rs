@@ -33,6 +33,8 @@ fn usage_key(id: &str, day: &str) -> String {
     format!("{id}/{day}")
 }
 
+super::codec::unchanged_records!(ApiKeyRecord);
+
 impl Store {
     pub async fn insert_api_key(&self, record: ApiKeyRecord) -> Result<(), StoreError> {
         self.put_record(API_KEYS, record.id.clone(), record).await

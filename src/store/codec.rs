@@ -1,11 +1,15 @@
-//! Record encoding: one schema-version byte, then bincode 2 (serde). `decode` passes
-//! older versions through `migrate`, the single place where record upgrades live.
+//! Record encoding: one schema-version byte, then bincode 2 (serde). Every stored type is a
+//! `Record`; a body written under an older version goes through that type's `upgrade`, so
+//! each migration sits beside the type it migrates (e.g. `DealRecord` in `workspace.rs`).
+//!
+//! Versions: 1 — the first; 2 — deal stages lost `discovery` (such deals become
+//! `qualification`) and invite roles became the `Role` enum.
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 /// The version written with every record today.
-pub const SCHEMA_VERSION: u8 = 1;
+pub const SCHEMA_VERSION: u8 = 2;
 
 #[derive(Debug, thiserror::Error)]
 pub enum CodecError {
@@ -17,7 +21,27 @@ pub enum CodecError {
     Encode(#[from] bincode::error::EncodeError),
     #[error("decode: {0}")]
     Decode(#[from] bincode::error::DecodeError),
+    #[error("record of schema version {version} cannot be upgraded: {reason}")]
+    Upgrade { version: u8, reason: String },
 }
+
+/// A type stored in the database.
+pub trait Record: Serialize + DeserializeOwned {
+    /// Decodes a body this type wrote under an older schema `version`. The default says the
+    /// type's layout has not changed since that version.
+    fn upgrade(version: u8, body: &[u8]) -> Result<Self, CodecError> {
+        let _ = version;
+        decode_body(body)
+    }
+}
+
+/// Types whose layout never changed.
+macro_rules! unchanged_records {
+    ($($t:ty),* $(,)?) => { $( impl $crate::store::codec::Record for $t {} )* };
+}
+pub(crate) use unchanged_records;
+
+unchanged_records!(bool, String);
 
 pub fn encode<T: Serialize>(value: &T) -> Result<Vec<u8>, CodecError> {
     let mut out = vec![SCHEMA_VERSION];
@@ -25,37 +49,40 @@ pub fn encode<T: Serialize>(value: &T) -> Result<Vec<u8>, CodecError> {
     Ok(out)
 }
 
-pub fn decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, CodecError> {
-    let (&version, body) = bytes.split_first().ok_or(CodecError::Empty)?;
-    let body = migrate(version, body)?;
-    let (value, _) = bincode::serde::decode_from_slice(&body, bincode::config::standard())?;
-    Ok(value)
+pub fn decode<T: Record>(bytes: &[u8]) -> Result<T, CodecError> {
+    match bytes.split_first() {
+        None => Err(CodecError::Empty),
+        Some((&SCHEMA_VERSION, body)) => decode_body(body),
+        Some((&version, body)) if (1..SCHEMA_VERSION).contains(&version) => T::upgrade(version, body),
+        Some((&version, _)) => Err(CodecError::UnknownVersion(version)),
+    }
 }
 
-/// Brings a record body written under `version` up to `SCHEMA_VERSION`. Version 1 is the
-/// first; a future version adds an arm that rewrites older bodies.
-fn migrate(version: u8, body: &[u8]) -> Result<std::borrow::Cow<'_, [u8]>, CodecError> {
-    match version {
-        SCHEMA_VERSION => Ok(std::borrow::Cow::Borrowed(body)),
-        other => Err(CodecError::UnknownVersion(other)),
-    }
+/// Decodes a bincode body as `T` (no version byte).
+pub fn decode_body<T: DeserializeOwned>(body: &[u8]) -> Result<T, CodecError> {
+    let (value, _) = bincode::serde::decode_from_slice(body, bincode::config::standard())?;
+    Ok(value)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    type Pair = (String, u64);
+    impl Record for Pair {}
+
     #[test]
     fn records_round_trip_behind_a_version_byte() {
         let bytes = encode(&("x".to_owned(), 7u64)).unwrap_or_default();
         assert_eq!(bytes[0], SCHEMA_VERSION);
-        let back: (String, u64) = decode(&bytes).unwrap_or_default();
+        let back: Pair = decode(&bytes).unwrap_or_default();
         assert_eq!(back, ("x".to_owned(), 7));
     }
 
     #[test]
     fn unknown_versions_and_empty_records_are_errors() {
-        assert!(matches!(decode::<u64>(&[]), Err(CodecError::Empty)));
-        assert!(matches!(decode::<u64>(&[9, 1]), Err(CodecError::UnknownVersion(9))));
+        assert!(matches!(decode::<bool>(&[]), Err(CodecError::Empty)));
+        assert!(matches!(decode::<bool>(&[9, 1]), Err(CodecError::UnknownVersion(9))));
+        assert!(matches!(decode::<bool>(&[0, 1]), Err(CodecError::UnknownVersion(0))));
     }
 }

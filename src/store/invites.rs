@@ -3,14 +3,15 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::codec::{CodecError, Record, decode_body};
 use super::tables::INVITES;
 use super::{Store, StoreError};
+use crate::domain::Role;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct InviteRecord {
     pub id: String,
-    /// `admin` or `viewer`.
-    pub role: String,
+    pub role: Role,
     pub name: String,
     /// argon2id PHC string of the whole code.
     pub hash: String,
@@ -18,6 +19,28 @@ pub struct InviteRecord {
     pub revoked_at: Option<i64>,
     /// Tokens carry this; a revoke bumps it so older tokens stop verifying.
     pub token_version: u32,
+}
+
+/// Schema version 1: the role was its name as a string.
+#[derive(Deserialize)]
+struct InviteRecordV1 {
+    id: String,
+    role: String,
+    name: String,
+    hash: String,
+    created_at: i64,
+    revoked_at: Option<i64>,
+    token_version: u32,
+}
+
+impl Record for InviteRecord {
+    fn upgrade(version: u8, body: &[u8]) -> Result<Self, CodecError> {
+        let v1: InviteRecordV1 = decode_body(body)?;
+        let role = Role::parse(&v1.role)
+            .ok_or_else(|| CodecError::Upgrade { version, reason: format!("unknown invite role {:?}", v1.role) })?;
+        let InviteRecordV1 { id, name, hash, created_at, revoked_at, token_version, .. } = v1;
+        Ok(InviteRecord { id, role, name, hash, created_at, revoked_at, token_version })
+    }
 }
 
 impl Store {

@@ -17,6 +17,8 @@ pub struct BootRecord {
     pub last_boot_at: i64,
 }
 
+super::codec::unchanged_records!(BootRecord);
+
 impl Store {
     /// Counts one more start of the server on this data file; durable on return.
     pub async fn record_boot(&self, now_unix: i64) -> Result<BootRecord, StoreError> {

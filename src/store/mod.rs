@@ -5,9 +5,11 @@
 //! so a caller may acknowledge the write. This module imports no face and no service.
 
 mod api_keys;
-mod codec;
+pub(crate) mod codec;
 mod invites;
 mod meta;
+#[cfg(test)]
+mod migrations_test;
 mod records;
 mod rollups;
 mod tables;

@@ -3,17 +3,16 @@
 //! only what is particular to them.
 
 use redb::{ReadableDatabase, ReadableTable, TableDefinition};
-use serde::Serialize;
-use serde::de::DeserializeOwned;
 
-use super::{Store, StoreError, codec};
+use super::codec::{self, Record};
+use super::{Store, StoreError};
 
 pub type RecordTable = TableDefinition<'static, &'static str, &'static [u8]>;
 
 impl Store {
     pub(crate) async fn put_record<T>(&self, table: RecordTable, key: String, value: T) -> Result<(), StoreError>
     where
-        T: Serialize + Send + 'static,
+        T: Record + Send + 'static,
     {
         self.blocking(move |db| {
             let txn = db.begin_write()?;
@@ -26,7 +25,7 @@ impl Store {
 
     pub(crate) async fn get_record<T>(&self, table: RecordTable, key: String) -> Result<Option<T>, StoreError>
     where
-        T: DeserializeOwned + Send + 'static,
+        T: Record + Send + 'static,
     {
         self.blocking(move |db| {
             let txn = db.begin_read()?;
@@ -43,7 +42,7 @@ impl Store {
     /// Every record of the table, in key order.
     pub(crate) async fn all_records<T>(&self, table: RecordTable) -> Result<Vec<T>, StoreError>
     where
-        T: DeserializeOwned + Send + 'static,
+        T: Record + Send + 'static,
     {
         self.blocking(move |db| read_all(db, table)).await
     }
@@ -58,7 +57,7 @@ impl Store {
         change: F,
     ) -> Result<Option<R>, StoreError>
     where
-        T: Serialize + DeserializeOwned + Send + 'static,
+        T: Record + Send + 'static,
         R: Send + 'static,
         F: FnOnce(T) -> (Option<T>, R) + Send + 'static,
     {
@@ -86,7 +85,7 @@ impl Store {
     }
 }
 
-pub(crate) fn read_all<T: DeserializeOwned>(db: &redb::Database, table: RecordTable) -> Result<Vec<T>, StoreError> {
+pub(crate) fn read_all<T: Record>(db: &redb::Database, table: RecordTable) -> Result<Vec<T>, StoreError> {
     let txn = db.begin_read()?;
     let table = txn.open_table(table)?;
     let mut out = Vec::new();

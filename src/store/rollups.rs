@@ -32,6 +32,8 @@ fn run_key(job: &str, started_at_ms: i64) -> String {
     format!("{job}/{started_at_ms:020}")
 }
 
+super::codec::unchanged_records!(Rollup, JobRun);
+
 impl Store {
     pub async fn put_rollup(&self, name: &str, rollup: Rollup) -> Result<(), StoreError> {
         self.put_record(ROLLUPS, name.to_owned(), rollup).await

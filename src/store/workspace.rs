@@ -4,9 +4,10 @@
 use redb::ReadableTable;
 use serde::{Deserialize, Serialize};
 
+use super::codec::{self, CodecError, Record, decode_body, unchanged_records};
 use super::records::read_all;
 use super::tables::{ACCOUNTS, DEALS, META, RUNS, TOKENS, WORKERS};
-use super::{Store, StoreError, codec};
+use super::{Store, StoreError};
 use crate::domain::{ChampionStatus, DealType, Stage};
 
 const DEMO_SEEDED_KEY: &str = "demo_seeded";
@@ -25,6 +26,17 @@ pub struct WorkerRecord {
 pub struct HistoryEntry {
     pub date: String,
     pub action: String,
+}
+
+impl HistoryEntry {
+    /// A version-1 move into `discovery` reads as the move into `qualification` it became.
+    fn without_discovery(self) -> Self {
+        if self.action == "moved to discovery" {
+            HistoryEntry { action: "moved to qualification".into(), ..self }
+        } else {
+            self
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -87,6 +99,74 @@ pub struct TokenRecord {
     pub output_tokens: u64,
     /// Cost in millionths of a US dollar.
     pub cost_micros: u64,
+}
+
+unchanged_records!(WorkerRecord, AccountRecord, RunRecord, TokenRecord);
+
+/// Schema version 1 of a deal: the same fields, with a seven-stage enum that had
+/// `discovery` between qualification and proposal (variant order is the encoding).
+#[derive(Deserialize)]
+struct DealRecordV1 {
+    id: String,
+    account_name: String,
+    company_slug: Option<String>,
+    value: u64,
+    stage: StageV1,
+    deal_type: DealType,
+    rep: String,
+    champion: String,
+    champion_status: ChampionStatus,
+    close_date: String,
+    probability: u8,
+    next_step: String,
+    history: Vec<HistoryEntry>,
+}
+
+#[derive(Deserialize)]
+enum StageV1 {
+    Prospecting,
+    Qualification,
+    Discovery,
+    Proposal,
+    Negotiation,
+    ClosedWon,
+    ClosedLost,
+}
+
+impl From<StageV1> for Stage {
+    /// `discovery` is not a stage of the spec; such deals were qualifying, so they become
+    /// `qualification` (forward moves stay possible from there).
+    fn from(s: StageV1) -> Self {
+        match s {
+            StageV1::Prospecting => Stage::Prospecting,
+            StageV1::Qualification | StageV1::Discovery => Stage::Qualification,
+            StageV1::Proposal => Stage::Proposal,
+            StageV1::Negotiation => Stage::Negotiation,
+            StageV1::ClosedWon => Stage::ClosedWon,
+            StageV1::ClosedLost => Stage::ClosedLost,
+        }
+    }
+}
+
+impl Record for DealRecord {
+    fn upgrade(_version: u8, body: &[u8]) -> Result<Self, CodecError> {
+        let d: DealRecordV1 = decode_body(body)?;
+        Ok(DealRecord {
+            id: d.id,
+            account_name: d.account_name,
+            company_slug: d.company_slug,
+            value: d.value,
+            stage: d.stage.into(),
+            deal_type: d.deal_type,
+            rep: d.rep,
+            champion: d.champion,
+            champion_status: d.champion_status,
+            close_date: d.close_date,
+            probability: d.probability,
+            next_step: d.next_step,
+            history: d.history.into_iter().map(HistoryEntry::without_discovery).collect(),
+        })
+    }
 }
 
 /// Everything the demo workspace seeds.

@@ -162,7 +162,7 @@ async fn acknowledged_writes_survive_kill_9() {
     let res = client
         .patch(format!("{}/api/deals/{id}", server.base))
         .bearer_auth(&token)
-        .json(&serde_json::json!({ "stage": "discovery", "nextStep": "after the crash" }))
+        .json(&serde_json::json!({ "stage": "qualification", "nextStep": "after the crash" }))
         .send()
         .await
         .expect("patch");
@@ -180,7 +180,7 @@ async fn acknowledged_writes_survive_kill_9() {
         .json()
         .await
         .expect("json");
-    assert_eq!(deal["stage"], "discovery");
+    assert_eq!(deal["stage"], "qualification");
     assert_eq!(deal["nextStep"], "after the crash");
     let (code, _) = server.terminate();
     assert_eq!(code, Some(0));
@@ -189,7 +189,7 @@ async fn acknowledged_writes_survive_kill_9() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sigterm_lets_an_in_flight_request_finish() {
     let dir = tempfile::tempdir().expect("dir");
-    let server = Binary::serve(&dir.path().join("gtms.redb"), &[]);
+    let server = Binary::serve_with_env(&dir.path().join("gtms.redb"), &[], &[("GTMS_LOG", "gtms::http=debug,info")]);
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
     let tail = futures_util::stream::once(async move {
         let _ = rx.await;
@@ -203,11 +203,13 @@ async fn sigterm_lets_an_in_flight_request_finish() {
         .body(body)
         .send();
     let in_flight = tokio::spawn(request);
-    // Time for the request head to reach the server before the signal (generous for loaded CI).
-    tokio::time::sleep(Duration::from_millis(1000)).await;
-
-    server.send_sigterm();
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    let server = tokio::task::spawn_blocking(move || {
+        server.wait_for_log("request received");
+        server.send_sigterm();
+        server.wait_for_log("shutdown signal received");
+        server
+    });
+    let server = server.await.expect("the server saw the request, then the signal");
     let _ = tx.send(());
 
     let res = in_flight.await.expect("task").expect("the in-flight request is answered");

@@ -53,7 +53,14 @@ async fn the_list_is_stable_filtered_and_counted() {
     }
     let by_rep = get_json(&app, &format!("/api/deals?rep={}", rep.replace(' ', "%20")), &token).await;
     assert!(by_rep["deals"].as_array().expect("deals").iter().all(|d| d["rep"] == rep.as_str()));
-    for bad in ["stage=won", "type=upsell", "rep=Nobody%20Here", "color=red"] {
+    for bad in [
+        "stage=won",
+        "stage=discovery",
+        "type=upsell",
+        "rep=Nobody%20Here",
+        "color=red",
+        "stage=proposal&stage=negotiation",
+    ] {
         let res = app.authed(Method::GET, &format!("/api/deals?{bad}"), &token).send().await.expect("get");
         assert_envelope(res, 400, "bad_request").await;
     }
@@ -84,10 +91,22 @@ async fn the_pipeline_summary_adds_up() {
     let app = spawn_app().await;
     let token = app.token(Role::Viewer).await;
     let summary = get_json(&app, "/api/deals/summary/pipeline", &token).await;
-    let sum = |key: &str| summary[key].as_object().expect(key).values().map(|v| v.as_u64().unwrap_or(0)).sum::<u64>();
+    let sum = |key: &str, field: &str| {
+        summary[key].as_object().expect(key).values().map(|v| v[field].as_u64().expect("a number")).sum::<u64>()
+    };
     let total = summary["total"].as_u64().expect("total");
-    assert_eq!(sum("byStage"), total);
-    assert_eq!(sum("byType"), total);
+    let count = summary["dealCount"].as_u64().expect("dealCount");
+    assert_eq!((sum("byStage", "value"), sum("byStage", "count")), (total, count));
+    assert_eq!((sum("byType", "value"), sum("byType", "count")), (total, count));
+    let stages: Vec<&String> = summary["byStage"].as_object().expect("byStage").keys().collect();
+    let spec = ["prospecting", "qualification", "proposal", "negotiation", "closed-won", "closed-lost"];
+    assert_eq!(stages, spec, "exactly the spec's six stages, in order, zero ones included");
+    let types: Vec<&String> = summary["byType"].as_object().expect("byType").keys().collect();
+    assert_eq!(types, ["new-business", "expansion", "renewal"]);
+    for (stage, bucket) in summary["byStage"].as_object().expect("byStage") {
+        let listed = get_json(&app, &format!("/api/deals?stage={stage}"), &token).await;
+        assert_eq!(bucket["count"], listed["total"], "{stage}");
+    }
     let all = get_json(&app, "/api/deals", &token).await;
     assert_eq!(summary["dealCount"], all["total"]);
     let values: u64 = all["deals"].as_array().expect("deals").iter().map(|d| d["value"].as_u64().unwrap_or(0)).sum();
@@ -113,7 +132,7 @@ async fn admins_move_deals_by_the_rules_and_viewers_cannot() {
     assert_eq!(last["date"], chrono::Utc::now().format("%Y-%m-%d").to_string());
     assert_eq!(get_json(&app, &format!("/api/deals/{open}"), &viewer).await["stage"], "proposal", "durable");
 
-    assert_envelope(patch(&app, &open, &admin, json!({ "stage": "discovery" })).await, 409, "conflict").await;
+    assert_envelope(patch(&app, &open, &admin, json!({ "stage": "qualification" })).await, 409, "conflict").await;
     assert_envelope(patch(&app, &open, &admin, json!({ "stage": "proposal" })).await, 409, "conflict").await;
     assert_envelope(patch(&app, &closed, &admin, json!({ "stage": "negotiation" })).await, 409, "conflict").await;
     assert_envelope(patch(&app, &closed, &admin, json!({ "nextStep": "x" })).await, 409, "conflict").await;
@@ -126,9 +145,16 @@ async fn admins_move_deals_by_the_rules_and_viewers_cannot() {
     for bad in [
         json!({ "owner": "me" }),
         json!({ "stage": "won" }),
+        json!({ "stage": "discovery" }),
         json!({ "probability": 140 }),
+        json!({ "probability": -1 }),
+        json!({ "probability": "50" }),
         json!({ "stage": 3 }),
         json!({ "closeDate": "tomorrow" }),
+        json!({ "closeDate": "-0001-01-01" }),
+        json!({ "closeDate": "+2027-01-01" }),
+        json!({ "closeDate": " 2027-01-01" }),
+        json!({ "closeDate": "2027-02-30" }),
     ] {
         assert_envelope(patch(&app, &other, &admin, bad).await, 400, "bad_request").await;
     }
@@ -148,7 +174,7 @@ async fn the_demo_workspace_is_seeded_once_and_user_changes_survive_a_restart() 
     let admin = app.token(Role::Admin).await;
     let list = get_json(&app, "/api/deals", &admin).await;
     let count = list["total"].clone();
-    let id = first_in(&list, "discovery");
+    let id = first_in(&list, "qualification");
     assert_eq!(patch(&app, &id, &admin, json!({ "stage": "negotiation" })).await.status(), 200);
 
     let app = app.restart().await;

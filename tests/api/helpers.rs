@@ -101,6 +101,8 @@ pub struct Binary {
     pub child: Child,
     pub base: String,
     log: Arc<Mutex<String>>,
+    /// Reads stderr into `log`; ends at EOF, when the process exits.
+    reader: Option<std::thread::JoinHandle<()>>,
 }
 
 pub fn gtms() -> Command {
@@ -110,10 +112,16 @@ pub fn gtms() -> Command {
 impl Binary {
     /// Starts `gtms serve` on a random port with `data` and waits until it listens.
     pub fn serve(data: &Path, extra: &[&str]) -> Binary {
+        Binary::serve_with_env(data, extra, &[])
+    }
+
+    /// `serve` with extra environment variables.
+    pub fn serve_with_env(data: &Path, extra: &[&str], env: &[(&str, &str)]) -> Binary {
         let mut child = gtms()
             .args(["serve", "--listen", "127.0.0.1:0", "--data"])
             .arg(data)
             .args(extra)
+            .envs(env.iter().copied())
             .env("GTMS_LOG_FORMAT", "human")
             .env("GTMS_ARGON2_MEMORY_KIB", "64")
             .env("GTMS_ARGON2_ITERATIONS", "1")
@@ -124,7 +132,7 @@ impl Binary {
         let stderr = child.stderr.take().expect("stderr");
         let log = Arc::new(Mutex::new(String::new()));
         let sink = Arc::clone(&log);
-        std::thread::spawn(move || {
+        let reader = std::thread::spawn(move || {
             for line in BufReader::new(stderr).lines().map_while(Result::ok) {
                 let mut log = sink.lock().expect("log lock");
                 log.push_str(&line);
@@ -137,7 +145,7 @@ impl Binary {
             if let Some(i) = text.find("listening on ") {
                 let rest = &text[i + "listening on ".len()..];
                 let base = rest.split(|c: char| c.is_whitespace() || c == '"').next().expect("address").to_owned();
-                return Binary { child, base, log };
+                return Binary { child, base, log, reader: Some(reader) };
             }
             if let Ok(Some(status)) = child.try_wait() {
                 panic!("gtms exited early with {status}: {text}");
@@ -164,19 +172,28 @@ impl Binary {
         assert!(status.success());
     }
 
-    /// Waits for the process to exit; returns its code and log.
+    /// Waits until `needle` appears in the log (a deadline, no fixed sleep).
+    pub fn wait_for_log(&self, needle: &str) {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while !self.log().contains(needle) {
+            assert!(Instant::now() < deadline, "{needle:?} never appeared in the log: {}", self.log());
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    /// Waits for the process to exit and for its last log line; returns its code and log.
     pub fn wait(mut self) -> (Option<i32>, String) {
         let code = self.child.wait().expect("wait").code();
-        std::thread::sleep(Duration::from_millis(50));
+        if let Some(reader) = self.reader.take() {
+            reader.join().expect("log reader");
+        }
         (code, self.log())
     }
 
     /// Sends SIGTERM and returns the exit code.
-    pub fn terminate(mut self) -> (Option<i32>, String) {
+    pub fn terminate(self) -> (Option<i32>, String) {
         self.send_sigterm();
-        let code = self.child.wait().expect("wait").code();
-        std::thread::sleep(Duration::from_millis(50));
-        (code, self.log())
+        self.wait()
     }
 }
 

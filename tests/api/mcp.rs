@@ -139,6 +139,26 @@ async fn tool_calls_over_the_per_credential_limit_are_is_error_results() {
 }
 
 #[tokio::test]
+async fn deleting_a_session_ends_it_with_204() {
+    let app = spawn_app().await;
+    let (key, _) = app.api_key("acme").await;
+    let session = RawSession::open(&app.base, &key).await;
+    let res = session
+        .client
+        .delete(&session.url)
+        .header("authorization", &session.auth)
+        .header("mcp-session-id", &session.id)
+        .header("mcp-protocol-version", "2025-06-18")
+        .send()
+        .await
+        .expect("delete");
+    assert_eq!(res.status(), 204, "200 or 204 as the transport says; never 202");
+    let after = session.post(json!({"jsonrpc": "2.0", "id": 9, "method": "tools/list"})).await;
+    assert_eq!(after.status(), 404, "the session is gone");
+    app.stop().await;
+}
+
+#[tokio::test]
 async fn a_session_belongs_to_the_credential_that_opened_it() {
     let app = spawn_app().await;
     let (key, _) = app.api_key("acme").await;

@@ -124,7 +124,7 @@ async fn failing_and_panicking_jobs_are_recorded_and_stop_nothing() {
     let app = spawn_app().await;
     let every_second = "* * * * * *";
     let specs = vec![
-        JobSpec::new("always-fails", every_second, |_| async { Err("the upstream is down".to_owned()) }),
+        JobSpec::new("always-fails", every_second, |_| async { Err("the upstream is down".into()) }),
         JobSpec::new("panics", every_second, |_| async {
             let empty: Vec<u8> = Vec::new();
             Ok(format!("{}", empty[1]))
@@ -132,7 +132,16 @@ async fn failing_and_panicking_jobs_are_recorded_and_stop_nothing() {
         JobSpec::new("works", every_second, |_| async { Ok("fine".to_owned()) }),
     ];
     let scheduler = jobs::Scheduler::start(app.state().clone(), specs).await.expect("scheduler");
-    tokio::time::sleep(Duration::from_millis(2600)).await;
+    let mut finished = scheduler.finished_runs();
+    let mut seen = std::collections::BTreeSet::new();
+    let every_job_ran = async {
+        while seen.len() < 3 {
+            if let Ok(run) = finished.recv().await {
+                seen.insert(run.job);
+            }
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(30), every_job_ran).await.expect("each job ran within the deadline");
     scheduler.shutdown().await;
 
     let store = app.state().store();

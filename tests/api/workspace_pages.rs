@@ -35,6 +35,23 @@ async fn client_config_shows_mode_version_ws_and_features_but_no_secret() {
     app.stop().await;
 }
 
+#[tokio::test]
+async fn the_home_page_says_what_this_is_and_links_onward() {
+    let app = spawn_app().await;
+    let res = app.get("/").await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(res.headers()["content-type"], "text/html; charset=utf-8");
+    let html = res.text().await.expect("html");
+    for link in ["href=\"/status\"", "href=\"/mcp/guide\"", "href=\"/llms.txt\"", "href=\"/api/openapi.json\""] {
+        assert!(html.contains(link), "{link}");
+    }
+    assert!(html.contains("/auth/login") && html.contains("gtms invites create"), "how to sign in");
+    assert!(!html.contains("{{"), "every placeholder filled");
+    let head = app.client.head(app.url("/")).send().await.expect("head");
+    assert_eq!(head.status(), 200);
+    app.stop().await;
+}
+
 /// Multi-threaded: the browser runs as a blocking child process while the app answers it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_status_page_renders_in_headless_chromium() {

@@ -20,6 +20,6 @@ if [ ${#need_apt[@]} -gt 0 ]; then
 fi
 
 python3 -c 'import mcp, jsonschema' 2>/dev/null ||
-  pip3 install -q --disable-pip-version-check "mcp>=2.3,<3" jsonschema >/dev/null
+  pip3 install -q --disable-pip-version-check --root-user-action=ignore "mcp>=2.3,<3" jsonschema >/dev/null
 [ -x tests/mcp/node_modules/.bin/mcp-inspector ] ||
   (cd tests/mcp && npm ci --no-audit --no-fund --loglevel=error >/dev/null)

@@ -204,7 +204,7 @@ async def workspace_checks(base, viewer, admin):
             update = tools["deal_update"]
             ok(update.annotations.read_only_hint is False and update.annotations.idempotent_hint is False,
                f"deal_update is a write: {update.annotations}")
-            res = await s.call_tool("deal_update", {"id": "deal-001", "next_step": "x"})
+            res = await s.call_tool("deal_update", {"id": "deal-001", "changes": {"nextStep": "x"}})
             ok(res.is_error is True and "forbidden" in res.content[0].text, f"viewer deal_update: {res.content}")
             res = await s.call_tool("deal_get", {"id": "deal-999"})
             ok(res.is_error is True and "not_found" in res.content[0].text, "unknown deal is isError")
@@ -212,7 +212,7 @@ async def workspace_checks(base, viewer, admin):
     async with http, transport as (read, write):
         async with ClientSession(read, write) as s:
             await s.initialize()
-            res = await s.call_tool("deal_update", {"id": "deal-001", "next_step": "Sent by an agent"})
+            res = await s.call_tool("deal_update", {"id": "deal-001", "changes": {"nextStep": "Sent by an agent"}})
             ok(res.is_error is not True and res.structured_content["nextStep"] == "Sent by an agent",
                f"admin deal_update: {res.content}")
     print(f"ok {len(WORKSPACE_CALLS)} workspace tools and deal_update roles")

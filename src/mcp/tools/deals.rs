@@ -10,7 +10,7 @@ use super::directory::NoArgs;
 use super::{PageInfo, page};
 use crate::companies::card::Card;
 use crate::deals::{self, DealDetail, DealFilter, DealSummary, DealUpdate, PipelineSummary};
-use crate::domain::ChampionStatus;
+use crate::domain::{CalendarDate, DealType, Stage};
 use crate::mcp::context::ToolContext;
 use crate::mcp::error::ToolError;
 use crate::mcp::registry::{Access, McpTool, Toolset};
@@ -18,10 +18,8 @@ use crate::mcp::registry::{Access, McpTool, Toolset};
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DealsListArgs {
-    /// prospecting, qualification, discovery, proposal, negotiation, closed-won or closed-lost.
-    pub stage: Option<String>,
-    /// new-business, expansion or renewal.
-    pub deal_type: Option<String>,
+    pub stage: Option<Stage>,
+    pub deal_type: Option<DealType>,
     /// A sales rep's name, exactly as deals carry it.
     pub rep: Option<String>,
     /// Page size, 1–100 (default 20).
@@ -80,16 +78,10 @@ impl McpTool for DealGet {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DealUpdateArgs {
+    /// Deal id, e.g. `deal-001`.
     pub id: String,
-    /// A later open stage, or closed-won / closed-lost. Closed deals are final.
-    pub stage: Option<String>,
-    pub next_step: Option<String>,
-    pub champion: Option<String>,
-    pub champion_status: Option<ChampionStatus>,
-    /// Percent, 0–100.
-    pub probability: Option<u8>,
-    /// YYYY-MM-DD.
-    pub close_date: Option<String>,
+    /// The fields to change, exactly as the body of PATCH /api/deals/:id.
+    pub changes: DealUpdate,
 }
 
 pub struct DealUpdateTool;
@@ -103,19 +95,11 @@ impl McpTool for DealUpdateTool {
     type Args = DealUpdateArgs;
     type Output = DealDetail;
     fn example() -> Value {
-        json!({ "id": "deal-001", "next_step": "Send the order form" })
+        json!({ "id": "deal-001", "changes": { "nextStep": "Send the order form" } })
     }
     async fn run(ctx: &ToolContext, a: DealUpdateArgs) -> Result<DealDetail, ToolError> {
-        let update = DealUpdate {
-            stage: a.stage,
-            next_step: a.next_step,
-            champion: a.champion,
-            champion_status: a.champion_status,
-            probability: a.probability,
-            close_date: a.close_date,
-        };
-        let today = chrono::Utc::now().format("%Y-%m-%d").to_string();
-        Ok(deals::update(ctx.state.store(), &a.id, update, today).await?)
+        let today = CalendarDate::from_naive(chrono::Utc::now().date_naive());
+        Ok(deals::update(ctx.state.store(), ctx.principal()?, &a.id, a.changes, today).await?)
     }
 }
 

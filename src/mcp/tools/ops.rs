@@ -3,44 +3,31 @@
 
 use schemars::JsonSchema;
 use serde::Serialize;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use super::directory::NoArgs;
 use crate::jobs::{self, JobStatus};
 use crate::mcp::context::ToolContext;
 use crate::mcp::error::ToolError;
 use crate::mcp::registry::{McpTool, Toolset};
-use crate::metrics;
+use crate::metrics::{self, ConsumptionView, Latest, PipelineView, TokenView, WorkersView};
 use crate::state::Health;
 
-/// A metric view: its fields as `/api/metrics/{view}` returns them, with `computedAt`.
-#[derive(Debug, Serialize, JsonSchema)]
-pub struct MetricView {
-    #[serde(flatten)]
-    pub fields: Map<String, Value>,
-}
-
-async fn view(ctx: &ToolContext, name: &str) -> Result<MetricView, ToolError> {
-    match metrics::latest(ctx.state.store(), name).await? {
-        Some(Value::Object(fields)) => Ok(MetricView { fields }),
-        _ => Err(ToolError::NotFound(format!("the {name} rollup has not been computed yet"))),
-    }
-}
-
 macro_rules! metric_tool {
-    ($ty:ident, $name:literal, $view:literal, $desc:literal) => {
+    ($ty:ident, $name:literal, $view:ty, $desc:literal) => {
         pub struct $ty;
         impl McpTool for $ty {
             const NAME: &'static str = $name;
             const TOOLSET: Toolset = Toolset::Metrics;
             const DESCRIPTION: &'static str = $desc;
             type Args = NoArgs;
-            type Output = MetricView;
+            /// The view as `/api/metrics/{view}` returns it, with `computedAt`.
+            type Output = Latest<$view>;
             fn example() -> Value {
                 json!({})
             }
-            async fn run(ctx: &ToolContext, _: NoArgs) -> Result<MetricView, ToolError> {
-                view(ctx, $view).await
+            async fn run(ctx: &ToolContext, _: NoArgs) -> Result<Latest<$view>, ToolError> {
+                Ok(metrics::latest::<$view>(ctx.state.store()).await?)
             }
         }
     };
@@ -49,25 +36,25 @@ macro_rules! metric_tool {
 metric_tool!(
     MetricsPipeline,
     "metrics_pipeline",
-    "pipeline",
+    PipelineView,
     "Pipeline metrics: total, open and weighted value, deal counts by stage, win rate = won / (won + lost)."
 );
 metric_tool!(
     MetricsTokens,
     "metrics_tokens",
-    "tokens",
+    TokenView,
     "Language-model token use: input and output tokens and USD cost, by worker, by model and by day."
 );
 metric_tool!(
     MetricsConsumption,
     "metrics_consumption",
-    "consumption",
+    ConsumptionView,
     "Consumption per account with a commit: month-to-date usage, daily run-rate, EBAM, EAR and headroom."
 );
 metric_tool!(
     MetricsWorkers,
     "metrics_workers",
-    "workers",
+    WorkersView,
     "Per worker: workflows started, completed and failed, success rate, mean duration, pending approvals, tokens, cost."
 );
 

@@ -1,16 +1,20 @@
-//! The command line: `serve`, `status`, `edgar-extract` (more commands join as features
-//! land). Usage errors print one line and exit 2; runtime errors print one line and exit 1.
+//! The command line: one `Command` enum and one function per command, each in the file of
+//! its group — `serve` (start the appliance), `admin_cmds` (status, keys, invites: through the
+//! admin channel or the data file), `data_cmds` (edgar-extract, ingest, export-static,
+//! demo-generate). Usage errors print one line and exit 2; runtime errors print one line and
+//! exit 1.
+
+mod admin_cmds;
+mod data_cmds;
+mod serve;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::admin::{self, AdminReply, AdminRequest};
 use crate::config::{Config, ConfigError, Layer};
-use crate::state::AppState;
-use crate::store::Store;
-use crate::{app, companies, telemetry};
+use crate::domain::Role;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -48,7 +52,6 @@ enum Command {
         #[arg(long, default_value = "seed/demo-workspace.json")]
         out: PathBuf,
     },
-    /// Build the receipted company extract (seed/companies.jsonl) from EDGAR documents.
     /// Turn seed/companies.jsonl into the keyless company files (embedded at the next build).
     Ingest {
         /// The seed directory holding companies.jsonl.
@@ -66,6 +69,7 @@ enum Command {
         /// Target directory (created if missing).
         dir: PathBuf,
     },
+    /// Build the receipted company extract (seed/companies.jsonl) from EDGAR documents.
     EdgarExtract {
         /// The shared data directory (registrants/, reference/, filings/, executives/).
         #[arg(long)]
@@ -74,6 +78,10 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
     },
+}
+
+fn parse_role(s: &str) -> Result<Role, String> {
+    Role::parse(s).ok_or_else(|| format!("{s:?} is not a role (admin or viewer)"))
 }
 
 #[derive(Debug, Subcommand)]
@@ -100,8 +108,8 @@ enum InvitesAction {
     /// Issue an invite code and print it once.
     Create {
         /// `admin` or `viewer`.
-        #[arg(long, value_parser = ["admin", "viewer"])]
-        role: String,
+        #[arg(long, value_parser = parse_role)]
+        role: Role,
         #[arg(long)]
         name: String,
     },
@@ -197,110 +205,13 @@ fn runtime() -> Result<tokio::runtime::Runtime, String> {
 
 fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
-        Command::Serve(args) => {
-            let flags = Layer {
-                listen: args.listen,
-                tls_cert: args.tls_cert,
-                tls_key: args.tls_key,
-                mode: args.mode,
-                log_format: args.log_format,
-                ..args.data.layer()
-            };
-            let config = load_config(args.data.config.as_ref(), flags).map_err(|e| e.to_string())?;
-            telemetry::init(config.log_format, &config.log_level);
-            tracing::debug!(?config, "configuration");
-            runtime()?.block_on(app::run(config)).map_err(|e| e.to_string())
-        }
-        Command::Status(args) => {
-            let config = load_config(args.config.as_ref(), args.layer()).map_err(|e| e.to_string())?;
-            let reply = runtime()?.block_on(admin_command(&config, AdminRequest::Status, false))?;
-            print_reply(reply)
-        }
-        Command::Keys { data, action } => {
-            let (request, json) = match action {
-                KeysAction::Create { tenant, name } => (AdminRequest::KeysCreate { tenant, name }, false),
-                KeysAction::List { json } => (AdminRequest::KeysList, json),
-                KeysAction::Revoke { id } => (AdminRequest::KeysRevoke { id }, false),
-            };
-            data_command(&data, request, json)
-        }
-        Command::Invites { data, action } => {
-            let (request, json) = match action {
-                InvitesAction::Create { role, name } => (AdminRequest::InvitesCreate { role, name }, false),
-                InvitesAction::List { json } => (AdminRequest::InvitesList, json),
-                InvitesAction::Revoke { id } => (AdminRequest::InvitesRevoke { id }, false),
-            };
-            data_command(&data, request, json)
-        }
-        Command::DemoGenerate { out } => {
-            let assets = crate::companies::assets::AssetTable::embedded();
-            let registry = crate::companies::assets::registry_json().unwrap_or_default();
-            let dir = crate::companies::directory::Directory::build(&registry, &assets).map_err(|e| e.to_string())?;
-            let n = crate::demo::write_generated(&dir, &out).map_err(|e| e.to_string())?;
-            println!("demo-generate: {n} deals in {}", out.display());
-            Ok(())
-        }
-        Command::Ingest { seed, out, base_url } => {
-            let started = std::time::Instant::now();
-            let r = companies::ingest::run(&seed, &out, &base_url).map_err(|e| e.to_string())?;
-            println!(
-                "ingest: {} tracked, {} with a page, {} statements, {} executives, {} subsidiaries, {} domains; {} files in {} ({:.1}s)",
-                r.tracked,
-                r.with_page,
-                r.statements,
-                r.executives,
-                r.subsidiaries,
-                r.domains,
-                r.files,
-                out.display(),
-                started.elapsed().as_secs_f64()
-            );
-            Ok(())
-        }
-        Command::ExportStatic { dir } => {
-            let n = companies::export::export_static(&dir).map_err(|e| e.to_string())?;
-            println!("export-static: {n} files (each with .gz and .br) in {}", dir.display());
-            Ok(())
-        }
-        Command::EdgarExtract { from, out } => {
-            let report = companies::extract::run(&from, &out, true).map_err(|e| e.to_string())?;
-            println!("{report}");
-            Ok(())
-        }
-    }
-}
-
-/// Sends `request` to the running server, or, when none runs and `offline` allows it,
-/// opens the data file directly and runs the same command in this process.
-async fn admin_command(config: &Config, request: AdminRequest, offline: bool) -> Result<AdminReply, String> {
-    let socket = admin::socket_path(&config.data);
-    match admin::client::send(&socket, &request).await {
-        Ok(reply) => Ok(reply),
-        Err(admin::client::ClientError::NotRunning) if offline => {
-            let store = Store::open(&config.data).map_err(|e| e.to_string())?;
-            let state = AppState::new(config.clone(), store).await.map_err(|e| e.to_string())?;
-            Ok(admin::execute(&state, request).await)
-        }
-        Err(e) => Err(e.to_string()),
-    }
-}
-
-/// Runs a data command (server running or not) and prints its reply, as JSON when asked.
-fn data_command(data: &DataArgs, request: AdminRequest, json: bool) -> Result<(), String> {
-    let config = load_config(data.config.as_ref(), data.layer()).map_err(|e| e.to_string())?;
-    let reply = runtime()?.block_on(admin_command(&config, request, true))?;
-    if json && reply.ok {
-        println!("{}", reply.data);
-        return Ok(());
-    }
-    print_reply(reply)
-}
-
-fn print_reply(reply: AdminReply) -> Result<(), String> {
-    if reply.ok {
-        println!("{}", reply.message);
-        Ok(())
-    } else {
-        Err(reply.message)
+        Command::Serve(args) => serve::serve(args),
+        Command::Status(args) => admin_cmds::status(&args),
+        Command::Keys { data, action } => admin_cmds::keys(&data, action),
+        Command::Invites { data, action } => admin_cmds::invites(&data, action),
+        Command::DemoGenerate { out } => data_cmds::demo_generate(&out),
+        Command::Ingest { seed, out, base_url } => data_cmds::ingest(&seed, &out, &base_url),
+        Command::ExportStatic { dir } => data_cmds::export_static(&dir),
+        Command::EdgarExtract { from, out } => data_cmds::edgar_extract(&from, &out),
     }
 }

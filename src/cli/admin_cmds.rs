@@ -1,0 +1,68 @@
+//! `gtms status`, `gtms keys ...` and `gtms invites ...`: requests to the running server over
+//! the admin channel, or — when no server runs and the command allows it — the same request
+//! executed in this process on the data file.
+
+use super::{DataArgs, InvitesAction, KeysAction, load_config, runtime};
+use crate::admin::{self, AdminReply, AdminRequest};
+use crate::config::Config;
+use crate::state::AppState;
+use crate::store::Store;
+
+pub(super) fn status(args: &DataArgs) -> Result<(), String> {
+    let config = load_config(args.config.as_ref(), args.layer()).map_err(|e| e.to_string())?;
+    let reply = runtime()?.block_on(admin_command(&config, AdminRequest::Status, false))?;
+    print_reply(reply)
+}
+
+pub(super) fn keys(data: &DataArgs, action: KeysAction) -> Result<(), String> {
+    let (request, json) = match action {
+        KeysAction::Create { tenant, name } => (AdminRequest::KeysCreate { tenant, name }, false),
+        KeysAction::List { json } => (AdminRequest::KeysList, json),
+        KeysAction::Revoke { id } => (AdminRequest::KeysRevoke { id }, false),
+    };
+    data_command(data, request, json)
+}
+
+pub(super) fn invites(data: &DataArgs, action: InvitesAction) -> Result<(), String> {
+    let (request, json) = match action {
+        InvitesAction::Create { role, name } => (AdminRequest::InvitesCreate { role, name }, false),
+        InvitesAction::List { json } => (AdminRequest::InvitesList, json),
+        InvitesAction::Revoke { id } => (AdminRequest::InvitesRevoke { id }, false),
+    };
+    data_command(data, request, json)
+}
+
+/// Sends `request` to the running server, or, when none runs and `offline` allows it,
+/// opens the data file directly and runs the same command in this process.
+async fn admin_command(config: &Config, request: AdminRequest, offline: bool) -> Result<AdminReply, String> {
+    let socket = admin::socket_path(&config.data);
+    match admin::client::send(&socket, &request).await {
+        Ok(reply) => Ok(reply),
+        Err(admin::client::ClientError::NotRunning) if offline => {
+            let store = Store::open(&config.data).map_err(|e| e.to_string())?;
+            let state = AppState::new(config.clone(), store).await.map_err(|e| e.to_string())?;
+            Ok(admin::execute(&state, request).await)
+        }
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// Runs a data command (server running or not) and prints its reply, as JSON when asked.
+fn data_command(data: &DataArgs, request: AdminRequest, json: bool) -> Result<(), String> {
+    let config = load_config(data.config.as_ref(), data.layer()).map_err(|e| e.to_string())?;
+    let reply = runtime()?.block_on(admin_command(&config, request, true))?;
+    if json && reply.ok {
+        println!("{}", reply.data);
+        return Ok(());
+    }
+    print_reply(reply)
+}
+
+fn print_reply(reply: AdminReply) -> Result<(), String> {
+    if reply.ok {
+        println!("{}", reply.message);
+        Ok(())
+    } else {
+        Err(reply.message)
+    }
+}

@@ -1,0 +1,117 @@
+//! Small values that parse once: `Percent` (an integer 0–100) and `CalendarDate` (exactly
+//! `YYYY-MM-DD`, a real date, years 1900–9999). Both deserialize through their parser, so a
+//! request body that holds one is valid once it is parsed.
+
+use std::fmt;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, schemars::JsonSchema)]
+#[schemars(transparent)]
+pub struct Percent(#[schemars(range(min = 0, max = 100))] u8);
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("a percent is an integer from 0 to 100")]
+pub struct PercentError;
+
+impl Percent {
+    pub fn new(value: u8) -> Result<Self, PercentError> {
+        if value <= 100 { Ok(Self(value)) } else { Err(PercentError) }
+    }
+
+    pub fn get(self) -> u8 {
+        self.0
+    }
+}
+
+impl<'de> Deserialize<'de> for Percent {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = u64::deserialize(d)?;
+        u8::try_from(value)
+            .ok()
+            .and_then(|v| Percent::new(v).ok())
+            .ok_or_else(|| serde::de::Error::custom(PercentError))
+    }
+}
+
+/// A calendar date written exactly `YYYY-MM-DD`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct CalendarDate(chrono::NaiveDate);
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("a date is written YYYY-MM-DD (a real calendar date, year 1900 to 9999)")]
+pub struct DateError;
+
+impl CalendarDate {
+    pub fn parse(input: &str) -> Result<Self, DateError> {
+        let b = input.as_bytes();
+        let shape = b.len() == 10
+            && b[4] == b'-'
+            && b[7] == b'-'
+            && b.iter().enumerate().all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit());
+        if !shape {
+            return Err(DateError);
+        }
+        let date = chrono::NaiveDate::parse_from_str(input, "%Y-%m-%d").map_err(|_| DateError)?;
+        if input[..4] < *"1900" {
+            return Err(DateError);
+        }
+        Ok(Self(date))
+    }
+
+    pub fn from_naive(date: chrono::NaiveDate) -> Self {
+        Self(date)
+    }
+}
+
+impl fmt::Display for CalendarDate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0.format("%Y-%m-%d"))
+    }
+}
+
+impl Serialize for CalendarDate {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for CalendarDate {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = std::borrow::Cow::<str>::deserialize(d)?;
+        CalendarDate::parse(&s).map_err(serde::de::Error::custom)
+    }
+}
+
+impl schemars::JsonSchema for CalendarDate {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "CalendarDate".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({ "type": "string", "format": "date", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$" })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_real_dates_written_exactly_parse() {
+        assert_eq!(CalendarDate::parse("2027-01-31").map(|d| d.to_string()), Ok("2027-01-31".into()));
+        for bad in
+            ["-0001-01-01", "+2027-01-01", " 2027-01-01", "2027-01-01 ", "2027-1-01", "2027-02-30", "0999-01-01", ""]
+        {
+            assert_eq!(CalendarDate::parse(bad), Err(DateError), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn percents_stop_at_100_and_refuse_other_types() {
+        assert_eq!(serde_json::from_str::<Percent>("100").map(Percent::get).ok(), Some(100));
+        for bad in ["101", "-1", "256", "50.5", "\"50\""] {
+            assert!(serde_json::from_str::<Percent>(bad).is_err(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,117 @@
+//! Data files written by schema version 1 open under this binary: the records are written
+//! here exactly as version 1 encoded them (one version byte, then bincode of the old layout)
+//! into a real redb file, which `Store::open` then reads.
+
+use redb::Database;
+use serde::Serialize;
+
+use super::Store;
+use super::tables::{DEALS, INVITES};
+use crate::domain::{ChampionStatus, DealType, Role, Stage};
+
+#[derive(Serialize)]
+#[allow(dead_code)]
+enum StageV1 {
+    Prospecting,
+    Qualification,
+    Discovery,
+    Proposal,
+    Negotiation,
+    ClosedWon,
+    ClosedLost,
+}
+
+#[derive(Serialize)]
+struct DealV1 {
+    id: &'static str,
+    account_name: &'static str,
+    company_slug: Option<String>,
+    value: u64,
+    stage: StageV1,
+    deal_type: DealType,
+    rep: &'static str,
+    champion: &'static str,
+    champion_status: ChampionStatus,
+    close_date: &'static str,
+    probability: u8,
+    next_step: &'static str,
+    history: Vec<(&'static str, &'static str)>,
+}
+
+#[derive(Serialize)]
+struct InviteV1 {
+    id: &'static str,
+    role: &'static str,
+    name: &'static str,
+    hash: &'static str,
+    created_at: i64,
+    revoked_at: Option<i64>,
+    token_version: u32,
+}
+
+fn v1<T: Serialize>(value: &T) -> Vec<u8> {
+    let mut out = vec![1u8];
+    out.extend(bincode::serde::encode_to_vec(value, bincode::config::standard()).expect("encode"));
+    out
+}
+
+fn deal(id: &'static str, stage: StageV1, history: Vec<(&'static str, &'static str)>) -> DealV1 {
+    DealV1 {
+        id,
+        account_name: "Apple Inc.",
+        company_slug: Some("apple".into()),
+        value: 120_000,
+        stage,
+        deal_type: DealType::Expansion,
+        rep: "Sam Rivera",
+        champion: "Dana Okafor",
+        champion_status: ChampionStatus::Engaged,
+        close_date: "2027-01-15",
+        probability: 40,
+        next_step: "Schedule a call",
+        history,
+    }
+}
+
+#[tokio::test]
+async fn a_version_1_file_with_discovery_deals_opens_and_they_become_qualification() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("v1.redb");
+    {
+        let db = Database::create(&path).expect("create");
+        let txn = db.begin_write().expect("write");
+        {
+            let mut deals = txn.open_table(DEALS).expect("deals");
+            let moved = vec![("2026-09-01", "moved to qualification"), ("2026-10-01", "moved to discovery")];
+            for d in [deal("deal-001", StageV1::Discovery, moved), deal("deal-002", StageV1::ClosedLost, vec![])] {
+                deals.insert(d.id, v1(&d).as_slice()).expect("insert");
+            }
+            let invite = InviteV1 {
+                id: "0123456789ab",
+                role: "viewer",
+                name: "Pat",
+                hash: "$argon2id$…",
+                created_at: 1,
+                revoked_at: None,
+                token_version: 0,
+            };
+            txn.open_table(INVITES).expect("invites").insert(invite.id, v1(&invite).as_slice()).expect("insert");
+        }
+        txn.commit().expect("commit");
+    }
+
+    let store = Store::open(&path).expect("a version-1 file opens");
+    let deals = store.deals().await.expect("deals decode");
+    let stages: Vec<Stage> = deals.iter().map(|d| d.stage).collect();
+    assert_eq!(stages, [Stage::Qualification, Stage::ClosedLost]);
+    let actions: Vec<&str> = deals[0].history.iter().map(|h| h.action.as_str()).collect();
+    assert_eq!(actions, ["moved to qualification", "moved to qualification"]);
+    assert_eq!((deals[0].value, deals[0].close_date.as_str(), deals[0].probability), (120_000, "2027-01-15", 40));
+    let invites = store.invites().await.expect("invites decode");
+    assert_eq!(invites.iter().map(|i| (i.role, i.name.as_str())).collect::<Vec<_>>(), [(Role::Viewer, "Pat")]);
+
+    // Rewritten records carry today's version and read back the same.
+    let changed = store.update_deal("deal-001", |d| Ok::<_, ()>(d)).await.expect("update");
+    assert!(matches!(changed, Some(Ok(_))));
+    assert_eq!(store.deal("deal-001").await.expect("read").map(|d| d.stage), Some(Stage::Qualification));
+}
