@@ -20,7 +20,7 @@ pub fn routes(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = R
     let list = warp::path!("api" / "deals")
         .and(warp::get())
         .and(require(state.clone(), Role::Viewer))
-        .and(warp::query::<HashMap<String, String>>())
+        .and(super::filters::query_once())
         .and_then(move |_, query: HashMap<String, String>| {
             let state = s.clone();
             async move {

@@ -14,7 +14,7 @@ use super::session::bearer_token;
 use crate::auth::AuthError;
 use crate::companies::enrich;
 use crate::domain::{DomainName, Ticker};
-use crate::limits::{Decision, unix_now};
+use crate::limits::Decision;
 use crate::state::AppState;
 
 const PARAMS: [&str; 4] = ["key", "domain", "ticker", "tenant"];
@@ -23,10 +23,11 @@ pub fn routes(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = R
     warp::path!("v1" / "enrich")
         .and(warp::get())
         .and(warp::header::optional::<String>("authorization"))
-        .and(warp::query::<HashMap<String, String>>())
-        .then(move |auth: Option<String>, query: HashMap<String, String>| {
+        .and(super::filters::query_once())
+        .and(super::filters::client_ip())
+        .then(move |auth: Option<String>, query: HashMap<String, String>, client| {
             let state = state.clone();
-            async move { enrich_route(state, auth, query).await }
+            async move { enrich_route(state, auth, query, client).await }
         })
 }
 
@@ -64,19 +65,29 @@ fn presented_key<'a>(auth: Option<&'a str>, query: &'a HashMap<String, String>) 
     }
 }
 
-async fn enrich_route(state: AppState, auth: Option<String>, query: HashMap<String, String>) -> Response {
+async fn enrich_route(
+    state: AppState,
+    auth: Option<String>,
+    query: HashMap<String, String>,
+    client: Option<std::net::IpAddr>,
+) -> Response {
     let presented = match presented_key(auth.as_deref(), &query) {
         Ok(k) => k,
         Err(e) => return e.to_response(),
     };
-    let key = match state.api_keys().verify(presented).await {
+    let key = match state.api_keys().verify_from(presented, client).await {
         Ok(key) => key,
         Err(AuthError::InvalidCredentials) => {
             return ApiError::Unauthorized("missing or invalid API key".into()).to_response();
         }
+        Err(AuthError::TooManyAttempts { decision, retry_after }) => {
+            let mut res = ApiError::RateLimited { retry_after }.to_response();
+            rate_limit_headers(&mut res, &decision);
+            return res;
+        }
         Err(e) => return ApiError::from(e).to_response(),
     };
-    let now = unix_now();
+    let now = state.clock().now();
     let decision = state.enrich_limiter().check(&key.id, now);
     let mut res = if decision.allowed {
         state.api_keys().record_use(&key.id, now as i64);

@@ -24,6 +24,8 @@ pub enum ApiError {
     NotFound(String),
     #[error("{0}")]
     MethodNotAllowed(String),
+    #[error("{0}")]
+    NotAcceptable(String),
     #[error("the request body is larger than {0} bytes")]
     PayloadTooLarge(usize),
     #[error("{0}")]
@@ -32,6 +34,10 @@ pub enum ApiError {
     RateLimited { retry_after: u64 },
     #[error("{0}")]
     Unavailable(String),
+    /// Our own failure outside any service (e.g. an unexpected answer of the MCP transport):
+    /// the message is logged, the client sees only "internal error".
+    #[error("{0}")]
+    Internal(String),
     /// A service's error; its kind picks the status, and an internal one is logged with its
     /// whole cause chain while the client sees only "internal error".
     #[error("{0}")]
@@ -69,10 +75,12 @@ impl ApiError {
             ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
+            ApiError::NotAcceptable(_) => StatusCode::NOT_ACCEPTABLE,
             ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
             ApiError::Service(e) => kind_status(e.kind()),
         }
     }
@@ -92,9 +100,11 @@ impl ApiError {
                 tracing::error!(cause = %chain(e.as_ref()), "internal error");
                 envelope(status, "internal error")
             }
-            ApiError::Service(e) => {
-                envelope_with_code(status, e.code().unwrap_or(error_code(status)), &e.to_string())
+            ApiError::Internal(cause) => {
+                tracing::error!(%cause, "internal error");
+                envelope(status, "internal error")
             }
+            ApiError::Service(e) => envelope_with_code(status, e.code().unwrap_or(error_code(status)), &e.to_string()),
             _ => envelope(status, &self.to_string()),
         };
         if let Some(secs) = self.retry_after() {
@@ -112,6 +122,7 @@ pub fn error_code(status: StatusCode) -> &'static str {
         403 => "forbidden",
         404 => "not_found",
         405 => "method_not_allowed",
+        406 => "not_acceptable",
         409 => "conflict",
         413 => "payload_too_large",
         415 => "unsupported_media_type",
@@ -122,8 +133,8 @@ pub fn error_code(status: StatusCode) -> &'static str {
     }
 }
 
-/// Builds the error envelope for any status.
-pub fn envelope(status: StatusCode, message: &str) -> Response {
+/// Builds the error envelope for any status (private: every caller goes through `ApiError`).
+fn envelope(status: StatusCode, message: &str) -> Response {
     envelope_with_code(status, error_code(status), message)
 }
 

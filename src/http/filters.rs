@@ -1,7 +1,9 @@
 //! Reusable request filters: the JSON body (content type, 64 KiB cap, parse errors with
-//! their position) and the peer address the accept loop attaches to every request.
+//! their position), the query string (a repeated parameter is refused), and the peer and
+//! client addresses the accept loop attaches to every request.
 
-use std::net::SocketAddr;
+use std::collections::HashMap;
+use std::net::{IpAddr, SocketAddr};
 
 use bytes::{Buf, BytesMut};
 use futures_util::StreamExt;
@@ -19,6 +21,54 @@ pub struct PeerAddr(pub SocketAddr);
 
 pub fn peer_addr() -> impl Filter<Extract = (Option<SocketAddr>,), Error = std::convert::Infallible> + Clone {
     warp::ext::optional::<PeerAddr>().map(|p: Option<PeerAddr>| p.map(|p| p.0))
+}
+
+/// The client's address (the peer, or what a trusted proxy forwarded), as the accept loop
+/// found it for the rate limits.
+#[derive(Debug, Clone, Copy)]
+pub struct ClientIp(pub IpAddr);
+
+pub fn client_ip() -> impl Filter<Extract = (Option<IpAddr>,), Error = std::convert::Infallible> + Clone {
+    warp::ext::optional::<ClientIp>().map(|c: Option<ClientIp>| c.map(|c| c.0))
+}
+
+/// The query string as a map, refusing (400) a parameter that is sent twice
+/// (`ticker=AAPL&ticker=MSFT` has no "last one wins").
+pub fn query_once() -> impl Filter<Extract = (HashMap<String, String>,), Error = Rejection> + Clone {
+    warp::query::raw()
+        .or(warp::any().map(String::new))
+        .unify()
+        .and_then(|raw: String| async move { parse_query_once(&raw).map_err(warp::reject::custom) })
+}
+
+fn parse_query_once(raw: &str) -> Result<HashMap<String, String>, ApiError> {
+    let pairs: Vec<(String, String)> = serde_urlencoded_pairs(raw)?;
+    let mut out = HashMap::with_capacity(pairs.len());
+    for (k, v) in pairs {
+        if out.contains_key(&k) {
+            return Err(ApiError::BadRequest(format!("the query parameter {k:?} is given more than once")));
+        }
+        out.insert(k, v);
+    }
+    Ok(out)
+}
+
+/// `application/x-www-form-urlencoded` pairs, in order, duplicates kept.
+fn serde_urlencoded_pairs(raw: &str) -> Result<Vec<(String, String)>, ApiError> {
+    let decode = |s: &str| {
+        let s = s.replace('+', " ");
+        percent_encoding::percent_decode_str(&s)
+            .decode_utf8()
+            .map(|c| c.into_owned())
+            .map_err(|_| ApiError::BadRequest("invalid query string: not UTF-8 after decoding".into()))
+    };
+    raw.split('&')
+        .filter(|p| !p.is_empty())
+        .map(|pair| {
+            let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+            Ok((decode(k)?, decode(v)?))
+        })
+        .collect()
 }
 
 /// Extracts a JSON body of type `T`: 415 unless `application/json`, 413 over `BODY_LIMIT`
@@ -143,6 +193,17 @@ mod tests {
             let (status, body) = send(ct, br#"{"inviteCode":"x"}"#.to_vec()).await;
             assert_eq!(status, 415, "{ct:?}");
             assert_eq!(body["error"], "unsupported_media_type");
+        }
+    }
+
+    #[test]
+    fn a_repeated_query_parameter_is_refused() {
+        let ok = parse_query_once("ticker=AAPL&domain=apple.com&x=a%20b+c").expect("distinct names");
+        assert_eq!(ok.get("x").map(String::as_str), Some("a b c"));
+        assert!(parse_query_once("").expect("empty").is_empty());
+        for bad in ["ticker=AAPL&ticker=MSFT", "stage=a&stage=b", "a=1&a", "%61=1&a=2"] {
+            let e = parse_query_once(bad).expect_err(bad);
+            assert_eq!(e.status().as_u16(), 400, "{bad}");
         }
     }
 

@@ -84,6 +84,18 @@ pub async fn spawn_app_with(adjust: impl FnOnce(&mut Layer)) -> TestApp {
     start_in(tempfile::tempdir().expect("temp dir"), adjust).await
 }
 
+/// As `spawn_app_with`, with the clock every limiter reads.
+pub async fn spawn_app_with_clock(clock: Arc<gtms::limits::ManualClock>, adjust: impl FnOnce(&mut Layer)) -> TestApp {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut layer =
+        Layer { listen: Some("127.0.0.1:0".into()), data: Some(dir.path().join("gtms.redb")), ..Layer::default() };
+    adjust(&mut layer);
+    let config = layer.validate().expect("valid test config");
+    let app = app::start_with_clock(config, clock).await.expect("app starts");
+    let base = format!("http://{}", app.addr);
+    TestApp { base, client: reqwest::Client::new(), _dir: dir, app: Some(app) }
+}
+
 async fn start_in(dir: TempDir, adjust: impl FnOnce(&mut Layer)) -> TestApp {
     let mut layer =
         Layer { listen: Some("127.0.0.1:0".into()), data: Some(dir.path().join("gtms.redb")), ..Layer::default() };
