@@ -122,6 +122,11 @@ pub fn gtms() -> Command {
 impl Binary {
     /// Starts `gtms serve` on a random port with `data` and waits until it listens.
     pub fn serve(data: &Path, extra: &[&str]) -> Binary {
+        Self::serve_with_env(data, extra, &[])
+    }
+
+    /// As `serve`, with extra environment variables (set after the test defaults).
+    pub fn serve_with_env(data: &Path, extra: &[&str], env: &[(&str, &str)]) -> Binary {
         let mut child = gtms()
             .args(["serve", "--listen", "127.0.0.1:0", "--data"])
             .arg(data)
@@ -129,6 +134,7 @@ impl Binary {
             .env("GTMS_LOG_FORMAT", "human")
             .env("GTMS_ARGON2_MEMORY_KIB", "64")
             .env("GTMS_ARGON2_ITERATIONS", "1")
+            .envs(env.iter().copied())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()
