@@ -4,6 +4,7 @@
 load. Usage: hostile.py BASE_URL PID API_KEY WRK_SECONDS. Prints a Markdown table."""
 import concurrent.futures as cf
 import json
+import os
 import subprocess
 import sys
 import time
@@ -66,7 +67,7 @@ rows.append(("after 300 bad logins (30 addresses, 64 at a time)", kib("VmRSS:"),
 counts, secs = burst(forged_key)
 rows.append(("after 300 forged keys (64 at a time)", kib("VmRSS:"), kib("VmHWM:"), f"{counts} in {secs:.1f} s"))
 lua = sys.argv[5] if len(sys.argv) > 5 else "bench/mixed.lua"
-out = subprocess.run(["wrk", "-t2", "-c64", f"-d{wrk_secs}s", "-s", lua, base], capture_output=True, text=True, env={"GTMS_KEY": key, "PATH": "/usr/bin:/bin:/usr/local/bin"})
+out = subprocess.run(["wrk", "-t2", "-c64", f"-d{wrk_secs}s", "-s", lua, base], capture_output=True, text=True, env={"GTMS_KEY": key, "PATH": os.environ.get("PATH", "/usr/bin:/bin")})
 rps = next((l.split()[1] for l in out.stdout.splitlines() if l.startswith("Requests/sec")), "?")
 rows.append((f"after {wrk_secs} s of mixed wrk load", kib("VmRSS:"), kib("VmHWM:"), f"{rps} req/s"))
 time.sleep(10)
