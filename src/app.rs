@@ -66,6 +66,14 @@ impl RunningApp {
 
 /// Opens the store, binds the port (0 picks a free one) and starts serving in the background.
 pub async fn start(config: Config) -> Result<RunningApp, AppError> {
+    start_with_clock(config, std::sync::Arc::new(crate::limits::SystemClock)).await
+}
+
+/// As `start`, with the clock the limiters read (tests drive a `ManualClock`).
+pub async fn start_with_clock(
+    config: Config,
+    clock: std::sync::Arc<dyn crate::limits::Clock>,
+) -> Result<RunningApp, AppError> {
     let data = config.data.clone();
     let store = tokio::task::spawn_blocking(move || Store::open(&data)).await??;
     let boot = store.record_boot(chrono::Utc::now().timestamp()).await?;
@@ -77,7 +85,7 @@ pub async fn start(config: Config) -> Result<RunningApp, AppError> {
     let admin_listener = admin::server::bind(&socket)
         .map_err(|source| AppError::AdminSocket { path: socket.display().to_string(), source })?;
 
-    let state = AppState::new(config, store).await?;
+    let state = AppState::with_clock(config, store, clock).await?;
     first_start_invite(&state).await?;
     seed_workspace(&state).await?;
     let scheduler = jobs::Scheduler::start(state.clone(), jobs::standard(&state.config().schedules)).await?;

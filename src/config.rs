@@ -92,6 +92,35 @@ pub struct Config {
     /// Load the demo workspace (workers, deals, accounts, history) on the first start.
     pub seed_demo_workspace: bool,
     pub mcp: McpSettings,
+    /// Connection hygiene of the accept loop (timeouts, the connection cap, HTTP/2 limits).
+    pub connections: ConnectionSettings,
+    /// Failed credential checks allowed per window before argon2 is refused (429).
+    pub failed_auth: crate::auth::guard::AttemptLimits,
+    /// argon2 hashes running at once (default: the number of cores).
+    pub argon2_concurrency: usize,
+}
+
+/// How the accept loop treats connections.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ConnectionSettings {
+    /// Open connections served normally; past it a small reserve answers only `/api/health`.
+    pub max_connections: usize,
+    /// From accepting a connection to the first complete request head.
+    pub header_timeout: std::time::Duration,
+    /// From a request's head to the end of its body.
+    pub body_timeout: std::time::Duration,
+    /// A keep-alive connection waiting for its next request head.
+    pub idle_timeout: std::time::Duration,
+}
+
+/// The open-file limit's share given to connections when `max_connections` is not set.
+pub fn default_max_connections() -> usize {
+    let soft = std::fs::read_to_string("/proc/self/limits").ok().and_then(|text| {
+        let line = text.lines().find(|l| l.starts_with("Max open files"))?;
+        line.split_whitespace().nth(3)?.parse::<usize>().ok()
+    });
+    // Leave room for the data file, the admin socket, logs and the health reserve.
+    soft.map(|n| n.saturating_sub(128)).unwrap_or(1024).max(16)
 }
 
 /// Job schedules; each a 6-field cron expression (seconds first), UTC.
@@ -168,6 +197,13 @@ pub struct Layer {
     pub mcp_allowed_hosts: Option<Vec<String>>,
     pub mcp_allowed_origins: Option<Vec<String>>,
     pub mcp_rate_limit: Option<u64>,
+    pub max_connections: Option<usize>,
+    pub header_timeout_secs: Option<u64>,
+    pub body_timeout_secs: Option<u64>,
+    pub idle_timeout_secs: Option<u64>,
+    pub failed_auth_per_ip: Option<u64>,
+    pub failed_auth_per_credential: Option<u64>,
+    pub argon2_concurrency: Option<usize>,
 }
 
 /// Merges two layers field by field. The destructuring and the struct literal are both
@@ -208,6 +244,13 @@ impl Layer {
             mcp_allowed_hosts,
             mcp_allowed_origins,
             mcp_rate_limit,
+            max_connections,
+            header_timeout_secs,
+            body_timeout_secs,
+            idle_timeout_secs,
+            failed_auth_per_ip,
+            failed_auth_per_credential,
+            argon2_concurrency,
         )
     }
 
@@ -254,11 +297,19 @@ impl Layer {
             mcp_allowed_hosts: get("GTMS_MCP_ALLOWED_HOSTS").map(|v| comma_list(&v)),
             mcp_allowed_origins: get("GTMS_MCP_ALLOWED_ORIGINS").map(|v| comma_list(&v)),
             mcp_rate_limit: number(&get, "GTMS_MCP_RATE_LIMIT")?,
+            max_connections: number(&get, "GTMS_MAX_CONNECTIONS")?,
+            header_timeout_secs: number(&get, "GTMS_HEADER_TIMEOUT_SECS")?,
+            body_timeout_secs: number(&get, "GTMS_BODY_TIMEOUT_SECS")?,
+            idle_timeout_secs: number(&get, "GTMS_IDLE_TIMEOUT_SECS")?,
+            failed_auth_per_ip: number(&get, "GTMS_FAILED_AUTH_PER_IP")?,
+            failed_auth_per_credential: number(&get, "GTMS_FAILED_AUTH_PER_CREDENTIAL")?,
+            argon2_concurrency: number(&get, "GTMS_ARGON2_CONCURRENCY")?,
         })
     }
 
     /// Turns the merged layers into a checked `Config`.
     pub fn validate(self) -> Result<Config, ConfigError> {
+        let (connections, failed_auth, argon2_concurrency) = self.hardening()?;
         let listen = self.listen.as_deref().unwrap_or("127.0.0.1:3000");
         let listen: SocketAddr = listen.parse().map_err(|_| {
             invalid("listen address", format!("{listen:?} is not IP:PORT (for example 127.0.0.1:3000)"))
@@ -348,6 +399,9 @@ impl Layer {
             }
         }
         Ok(Config {
+            connections,
+            failed_auth,
+            argon2_concurrency,
             schedules,
             seed_demo_workspace: self.seed_demo_workspace.unwrap_or(true),
             mcp,
@@ -365,6 +419,40 @@ impl Layer {
             secure_cookies: self.secure_cookies.unwrap_or(false),
             jwt_secret: self.jwt_secret,
         })
+    }
+}
+
+impl Layer {
+    /// The accept loop's connection settings and the argon2 guards.
+    fn hardening(&self) -> Result<(ConnectionSettings, crate::auth::guard::AttemptLimits, usize), ConfigError> {
+        let secs = |v: Option<u64>, default: u64, name: &'static str| match v.unwrap_or(default) {
+            0 => Err(invalid(name, "must be at least 1 second")),
+            n => Ok(std::time::Duration::from_secs(n)),
+        };
+        let connections = ConnectionSettings {
+            max_connections: self.max_connections.unwrap_or_else(default_max_connections),
+            header_timeout: secs(self.header_timeout_secs, 10, "header_timeout_secs")?,
+            body_timeout: secs(self.body_timeout_secs, 30, "body_timeout_secs")?,
+            idle_timeout: secs(self.idle_timeout_secs, 60, "idle_timeout_secs")?,
+        };
+        let failed_auth = crate::auth::guard::AttemptLimits {
+            per_ip: self.failed_auth_per_ip.unwrap_or(30),
+            per_credential: self.failed_auth_per_credential.unwrap_or(10),
+            window_secs: self.rate_limit_window_secs.unwrap_or(15 * 60).max(1),
+        };
+        let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2);
+        let argon2_concurrency = self.argon2_concurrency.unwrap_or(cores);
+        if connections.max_connections == 0
+            || failed_auth.per_ip == 0
+            || failed_auth.per_credential == 0
+            || argon2_concurrency == 0
+        {
+            return Err(invalid(
+                "hardening settings",
+                "max_connections, failed_auth_* and argon2_concurrency must be at least 1",
+            ));
+        }
+        Ok((connections, failed_auth, argon2_concurrency))
     }
 }
 

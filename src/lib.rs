@@ -17,12 +17,12 @@
 //!   - `state`     — `AppState` shared by the faces, and the health report
 //! - services
 //!   - `companies` — receipted company model: extractor, seed, ingest, assets, directory, enrich
-//!   - `auth`      — argon2id secrets, `gtms_` API keys (cache, usage), invites and JWT sessions
+//!   - `auth`      — argon2id secrets (bounded, pooled memory), the failed-attempt guard, `gtms_` API keys (cache, usage), invites and JWT sessions
 //!   - `deals`     — the deal pipeline: lists, detail, summary, stage rules
 //!   - `metrics`   — the four metric views and their rollups
 //!   - `jobs`      — the in-process scheduler and its jobs, each with `run_once`
 //!   - `demo`      — the demo workspace (workers, deals, accounts, history) and its generator
-//!   - `limits`    — fixed-window rate limiting
+//!   - `limits`    — fixed-window rate limiting and the one injected `Clock`
 //! - foundations
 //!   - `store`     — the redb file: tables, versioned bincode records, one file per entity
 //!   - `domain`    — newtypes and rules (receipts, slugs, tickers, roles, stages); no deps on us

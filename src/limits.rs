@@ -1,8 +1,60 @@
 //! Fixed-window rate limiting, exact under concurrency (one mutex around the counters). A
 //! window is `[k·w, (k+1)·w)` in unix seconds, so every limiter agrees on when it resets.
+//! Time comes from one injected `Clock` (the system clock in production, a `ManualClock` in
+//! tests, so a test moves time instead of waiting for it). Counters can be snapshotted and
+//! restored, so windows survive a restart.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Where every limiter (and anything else that counts in windows) reads the time.
+pub trait Clock: Send + Sync + 'static {
+    /// Unix seconds.
+    fn now(&self) -> u64;
+}
+
+/// The operating system's clock.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct SystemClock;
+
+impl Clock for SystemClock {
+    fn now(&self) -> u64 {
+        unix_now()
+    }
+}
+
+/// A clock that only moves when told to (tests).
+#[derive(Debug, Default)]
+pub struct ManualClock(AtomicU64);
+
+impl ManualClock {
+    pub fn at(unix_secs: u64) -> Self {
+        Self(AtomicU64::new(unix_secs))
+    }
+
+    pub fn set(&self, unix_secs: u64) {
+        self.0.store(unix_secs, Ordering::SeqCst);
+    }
+
+    pub fn advance(&self, secs: u64) {
+        self.0.fetch_add(secs, Ordering::SeqCst);
+    }
+}
+
+impl Clock for ManualClock {
+    fn now(&self) -> u64 {
+        self.0.load(Ordering::SeqCst)
+    }
+}
+
+/// One counter of a limiter, as persisted: its key, window index and count.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct WindowCount {
+    pub key: String,
+    pub window: u64,
+    pub count: u64,
+}
 
 /// What one check decided, with the figures for the `X-RateLimit-*` headers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -64,6 +116,42 @@ impl FixedWindow {
         Decision { allowed, limit: self.limit, remaining: self.limit - bucket.1, reset }
     }
 
+    /// Gives back one request counted for `key` in the current window (an attempt that turned
+    /// out to be legitimate, when only failures should count).
+    pub fn refund(&self, key: &str, now: u64) {
+        let window = now / self.window_secs;
+        let mut buckets = self.buckets.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(bucket) = buckets.get_mut(key).filter(|b| b.0 == window) {
+            bucket.1 = bucket.1.saturating_sub(1);
+        }
+    }
+
+    pub fn window_secs(&self) -> u64 {
+        self.window_secs
+    }
+
+    /// The counters of the current window (for persisting).
+    pub fn snapshot(&self, now: u64) -> Vec<WindowCount> {
+        let window = now / self.window_secs;
+        let buckets = self.buckets.lock().unwrap_or_else(|p| p.into_inner());
+        buckets
+            .iter()
+            .filter(|(_, (w, n))| *w == window && *n > 0)
+            .map(|(k, (w, n))| WindowCount { key: k.clone(), window: *w, count: *n })
+            .collect()
+    }
+
+    /// Loads persisted counters; those of windows that have ended are ignored, and a counter
+    /// already higher in memory is kept.
+    pub fn restore(&self, counts: impl IntoIterator<Item = WindowCount>, now: u64) {
+        let window = now / self.window_secs;
+        let mut buckets = self.buckets.lock().unwrap_or_else(|p| p.into_inner());
+        for c in counts.into_iter().filter(|c| c.window == window) {
+            let bucket = buckets.entry(c.key).or_insert((window, 0));
+            bucket.1 = bucket.1.max(c.count.min(self.limit));
+        }
+    }
+
     /// Drops the counters of windows that have ended; returns how many were dropped.
     pub fn purge_expired(&self, now: u64) -> usize {
         let window = now / self.window_secs;
@@ -107,5 +195,33 @@ mod tests {
             .collect();
         let granted = handles.into_iter().filter(|_| true).map(|h| h.join().unwrap_or(false)).filter(|a| *a).count();
         assert_eq!(granted, 10);
+    }
+
+    #[test]
+    fn a_refund_gives_back_one_request_of_the_current_window() {
+        let l = FixedWindow::new(2, 60);
+        l.check("k", 0);
+        l.check("k", 0);
+        assert!(!l.check("k", 1).allowed);
+        l.refund("k", 1);
+        assert!(l.check("k", 2).allowed);
+        l.refund("absent", 2);
+    }
+
+    #[test]
+    fn snapshots_restore_the_current_window_only() {
+        let clock = ManualClock::at(600);
+        let l = FixedWindow::new(3, 60);
+        l.check("a", clock.now());
+        l.check("a", clock.now());
+        let saved = l.snapshot(clock.now());
+        assert_eq!(saved, vec![WindowCount { key: "a".into(), window: 10, count: 2 }]);
+        let fresh = FixedWindow::new(3, 60);
+        fresh.restore(saved.clone(), clock.now());
+        assert_eq!(fresh.check("a", clock.now()).remaining, 0);
+        clock.advance(60);
+        let later = FixedWindow::new(3, 60);
+        later.restore(saved, clock.now());
+        assert_eq!(later.check("a", clock.now()).remaining, 2, "an ended window is not restored");
     }
 }

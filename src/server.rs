@@ -3,7 +3,14 @@
 //! `X-Request-Id`, its peer address as an extension, and a log line. On shutdown the loop
 //! stops accepting and waits (bounded) for in-flight connections to finish. `/mcp`, `/mcp/...`
 //! and the protected-resource metadata go to the MCP face (`mcp_route`), beside warp.
+//!
+//! Hygiene (see `conn` and `docs/decisions.md`): a connection must deliver its first request
+//! head within the header timeout, later heads within the idle timeout, and each body within
+//! the body timeout; open connections are capped (with a reserve that answers only health);
+//! failed accepts back off; HTTP/2 streams and header lists are bounded. `HEAD` is served as
+//! `GET` everywhere (hyper drops the body and keeps the headers).
 
+mod conn;
 mod mcp_route;
 
 use std::convert::Infallible;
@@ -14,8 +21,10 @@ use std::time::{Duration, Instant};
 use bytes::Bytes;
 use http_body_util::BodyExt;
 use http_body_util::combinators::BoxBody;
+use hyper::Method;
 use hyper::body::Incoming;
 use hyper::{Request, Response};
+use hyper_util::rt::TokioTimer;
 use hyper_util::rt::{TokioExecutor, TokioIo};
 use hyper_util::server::conn::auto;
 use hyper_util::server::graceful::GracefulShutdown;
@@ -24,8 +33,12 @@ use tokio_rustls::TlsAcceptor;
 use tokio_util::sync::CancellationToken;
 use tower::{Service, ServiceExt};
 
+pub use conn::TimedBody;
+use conn::{AcceptBackoff, ConnectionGate, Mode};
+
+use crate::config::ConnectionSettings;
 use crate::http::error::ApiError;
-use crate::http::filters::PeerAddr;
+use crate::http::filters::{ClientIp, PeerAddr};
 use crate::http::{assets, rate_limit};
 use crate::mcp::Mcp;
 use crate::state::AppState;
@@ -35,7 +48,12 @@ pub type HttpResponse = Response<BoxBody<Bytes, BoxError>>;
 
 /// How long in-flight requests get to finish after the shutdown signal.
 const DRAIN_TIMEOUT: Duration = Duration::from_secs(30);
-const TLS_HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+/// HTTP/2: streams one connection may have open at once, and the largest header list.
+const H2_MAX_STREAMS: u32 = 100;
+const MAX_HEADER_LIST: u32 = 16 * 1024;
+
+/// The body type every request reaches the services with.
+pub type RequestBody = TimedBody<Incoming>;
 
 /// Dispatches one request to the right service. Cloned per connection.
 #[derive(Clone)]
@@ -47,37 +65,32 @@ pub struct Router<W> {
 
 impl<W> Router<W>
 where
-    W: Service<Request<Incoming>, Response = warp::reply::Response, Error = Infallible> + Clone + Send + 'static,
+    W: Service<Request<RequestBody>, Response = warp::reply::Response, Error = Infallible> + Clone + Send + 'static,
     W::Future: Send,
 {
     pub fn new(warp: W, state: AppState, mcp: Arc<Mcp>) -> Self {
         Self { warp, state, mcp }
     }
 
-    async fn call(self, mut req: Request<Incoming>, peer: SocketAddr) -> HttpResponse {
+    async fn call(self, req: Request<Incoming>, peer: SocketAddr, mode: Mode, body_timeout: Duration) -> HttpResponse {
         let started = Instant::now();
         let request_id = uuid::Uuid::new_v4().to_string();
         let (method, path) = (req.method().clone(), req.uri().path().to_owned());
         tracing::debug!(target: "gtms::http", %method, path = %path, peer = %peer, "request received");
-        let limited = rate_limit::check(&self.state, &path, req.headers(), peer);
-        let mut res = if let Some((decision, now)) = limited.filter(|(d, _)| !d.allowed) {
-            let res = ApiError::RateLimited { retry_after: decision.retry_after(now) }.to_response();
-            res.map(|b| b.map_err(|e| Box::new(e) as BoxError).boxed())
-        } else if Mcp::owns(&path) {
-            mcp_route::respond(&self.mcp, req).await
-        } else if assets::owns(&path) {
-            assets::respond(self.state.assets(), &method, &path, req.headers())
-                .map(|b| b.map_err(|never| match never {}).boxed())
+        let mut req = req.map(|b| TimedBody::new(b, body_timeout));
+        let mut res = if mode == Mode::Reserve && path != "/api/health" {
+            let mut res = boxed(ApiError::Unavailable("the server is at its connection limit".into()).to_response());
+            res.headers_mut().insert(hyper::header::RETRY_AFTER, hyper::header::HeaderValue::from(1));
+            res.headers_mut().insert(hyper::header::CONNECTION, hyper::header::HeaderValue::from_static("close"));
+            res
         } else {
-            req.extensions_mut().insert(PeerAddr(peer));
-            match self.warp.oneshot(req).await {
-                Ok(res) => res.map(|b| b.map_err(|e| Box::new(e) as BoxError).boxed()),
-                Err(never) => match never {},
+            // HEAD is answered as GET; hyper sends the headers and drops the body. `/mcp` is
+            // left alone (its GET opens an event stream).
+            if method == Method::HEAD && path != "/mcp" {
+                *req.method_mut() = Method::GET;
             }
+            self.route(req, &path, peer).await
         };
-        if let Some((decision, _)) = &limited {
-            rate_limit::headers(res.headers_mut(), decision);
-        }
         if let Ok(v) = request_id.parse() {
             res.headers_mut().insert("x-request-id", v);
         }
@@ -93,58 +106,133 @@ where
         );
         res
     }
+
+    /// The rate limits, then the owning face.
+    async fn route(self, mut req: Request<RequestBody>, path: &str, peer: SocketAddr) -> HttpResponse {
+        let client = rate_limit::client_ip(peer, req.headers(), &self.state.config().trusted_proxies);
+        let limited = rate_limit::check(&self.state, path, req.headers(), client);
+        let mut res = if let Some((decision, now)) = limited.filter(|(d, _)| !d.allowed) {
+            boxed(ApiError::RateLimited { retry_after: decision.retry_after(now) }.to_response())
+        } else if Mcp::owns(path) {
+            mcp_route::respond(&self.mcp, req).await
+        } else if assets::owns(path) {
+            assets::respond(self.state.assets(), req.method(), path, req.headers())
+                .map(|b| b.map_err(|never| match never {}).boxed())
+        } else {
+            req.extensions_mut().insert(PeerAddr(peer));
+            req.extensions_mut().insert(ClientIp(client));
+            match self.warp.oneshot(req).await {
+                Ok(res) => boxed(res),
+                Err(never) => match never {},
+            }
+        };
+        if let Some((decision, _)) = &limited {
+            rate_limit::headers(res.headers_mut(), decision);
+        }
+        res
+    }
+}
+
+fn boxed(res: warp::reply::Response) -> HttpResponse {
+    res.map(|b| b.map_err(|e| Box::new(e) as BoxError).boxed())
+}
+
+/// The connection builder: HTTP/1.1 with header/idle timeouts, HTTP/2 with stream and
+/// header-list limits.
+fn builder(settings: &ConnectionSettings) -> auto::Builder<TokioExecutor> {
+    let mut builder = auto::Builder::new(TokioExecutor::new());
+    builder
+        .http1()
+        .timer(TokioTimer::new())
+        // hyper starts this timer whenever it waits for a request head, so on a keep-alive
+        // connection it is the idle timeout; the first head has the header timeout (below).
+        .header_read_timeout(settings.idle_timeout.max(settings.header_timeout))
+        .max_buf_size(64 * 1024);
+    builder
+        .http2()
+        .timer(TokioTimer::new())
+        .max_concurrent_streams(H2_MAX_STREAMS)
+        .max_header_list_size(MAX_HEADER_LIST)
+        .max_pending_accept_reset_streams(20)
+        .keep_alive_interval(settings.idle_timeout)
+        .keep_alive_timeout(settings.header_timeout);
+    builder
 }
 
 /// Serves `listener` until `shutdown` is cancelled, then drains in-flight connections.
 pub async fn serve<W>(listener: TcpListener, tls: Option<TlsAcceptor>, router: Router<W>, shutdown: CancellationToken)
 where
-    W: Service<Request<Incoming>, Response = warp::reply::Response, Error = Infallible> + Clone + Send + Sync + 'static,
+    W: Service<Request<RequestBody>, Response = warp::reply::Response, Error = Infallible>
+        + Clone
+        + Send
+        + Sync
+        + 'static,
     W::Future: Send,
 {
-    let builder = Arc::new(auto::Builder::new(TokioExecutor::new()));
+    let settings = router.state.config().connections;
+    let builder = Arc::new(builder(&settings));
+    let gate = ConnectionGate::new(settings.max_connections);
     let graceful = GracefulShutdown::new();
+    let mut backoff = AcceptBackoff::default();
     loop {
         let (stream, peer) = tokio::select! {
             accepted = listener.accept() => match accepted {
                 Ok(pair) => pair,
                 Err(e) => {
-                    tracing::warn!(error = %e, "accept failed");
-                    tokio::time::sleep(Duration::from_millis(50)).await;
-                    continue;
+                    let wait = backoff.failed();
+                    tracing::warn!(error = %e, retry_in_ms = wait.as_millis() as u64, "accept failed");
+                    tokio::select! {
+                        _ = tokio::time::sleep(wait) => continue,
+                        _ = shutdown.cancelled() => break,
+                    }
                 }
             },
             _ = shutdown.cancelled() => break,
         };
+        backoff.succeeded();
+        // Past the reserve: closing at once frees the descriptor.
+        let Some(slot) = gate.admit() else { continue };
         let _ = stream.set_nodelay(true);
         let (builder, router, tls, watcher) = (Arc::clone(&builder), router.clone(), tls.clone(), graceful.watcher());
         tokio::spawn(async move {
+            let first_head = Arc::new(tokio::sync::Notify::new());
+            let signal = Arc::clone(&first_head);
+            let mode = slot.mode;
             let service = hyper::service::service_fn(move |req| {
+                signal.notify_one();
                 let router = router.clone();
-                async move { Ok::<_, Infallible>(router.call(req, peer).await) }
+                async move { Ok::<_, Infallible>(router.call(req, peer, mode, settings.body_timeout).await) }
             });
-            let result = match tls {
-                None => {
-                    watcher
-                        .watch(builder.serve_connection_with_upgrades(TokioIo::new(stream), service).into_owned())
-                        .await
-                }
-                Some(acceptor) => match tokio::time::timeout(TLS_HANDSHAKE_TIMEOUT, acceptor.accept(stream)).await {
-                    Ok(Ok(tls_stream)) => {
+            let serve = async {
+                match tls {
+                    None => {
                         watcher
-                            .watch(
-                                builder.serve_connection_with_upgrades(TokioIo::new(tls_stream), service).into_owned(),
-                            )
+                            .watch(builder.serve_connection_with_upgrades(TokioIo::new(stream), service).into_owned())
                             .await
                     }
-                    Ok(Err(e)) => {
-                        return tracing::debug!(%peer, error = %e, "TLS handshake failed");
-                    }
-                    Err(_) => return tracing::debug!(%peer, "TLS handshake timed out"),
-                },
+                    Some(acceptor) => match acceptor.accept(stream).await {
+                        Ok(tls_stream) => {
+                            let conn = builder.serve_connection_with_upgrades(TokioIo::new(tls_stream), service);
+                            watcher.watch(conn.into_owned()).await
+                        }
+                        Err(e) => Err(Box::new(e) as BoxError),
+                    },
+                }
             };
-            if let Err(e) = result {
-                tracing::debug!(%peer, error = %e, "connection ended with an error");
+            let deadline = async {
+                // The TLS handshake and the first request head share the header timeout.
+                if tokio::time::timeout(settings.header_timeout, first_head.notified()).await.is_err() {
+                    return;
+                }
+                std::future::pending::<()>().await
+            };
+            tokio::select! {
+                result = serve => if let Err(e) = result {
+                    tracing::debug!(%peer, error = %e, "connection ended with an error");
+                },
+                _ = deadline => tracing::debug!(%peer, "no request head within the header timeout; closed"),
             }
+            drop(slot);
         });
     }
     drop(listener);

@@ -8,13 +8,15 @@ use std::time::Instant;
 use serde::Serialize;
 
 use crate::auth::AuthError;
+use crate::auth::guard::AttemptGuard;
 use crate::auth::keys::ApiKeys;
+use crate::auth::secrets::HashLimits;
 use crate::auth::secrets::Hasher;
 use crate::auth::sessions::Sessions;
 use crate::companies::assets::AssetTable;
 use crate::companies::directory::{Directory, DirectoryError};
 use crate::config::{Config, Mode};
-use crate::limits::FixedWindow;
+use crate::limits::{Clock, FixedWindow, SystemClock};
 use crate::store::Store;
 
 #[derive(Debug, thiserror::Error)]
@@ -42,6 +44,8 @@ struct Inner {
     enrich_limiter: FixedWindow,
     auth_limiter: FixedWindow,
     api_limiter: FixedWindow,
+    clock: Arc<dyn Clock>,
+    hasher: Hasher,
     started: Instant,
 }
 
@@ -59,12 +63,19 @@ pub struct Health {
 impl AppState {
     /// Builds the shared state: company lookups from the embedded data, credentials from the store.
     pub async fn new(config: Config, store: Store) -> Result<Self, StateError> {
+        Self::with_clock(config, store, Arc::new(SystemClock)).await
+    }
+
+    /// As `new`, with the clock every limiter reads (tests move a `ManualClock`).
+    pub async fn with_clock(config: Config, store: Store, clock: Arc<dyn Clock>) -> Result<Self, StateError> {
         let assets = Arc::new(AssetTable::embedded());
         let registry = crate::companies::assets::registry_json().unwrap_or_default();
         let directory = Arc::new(Directory::build(&registry, &assets)?);
-        let hasher = Hasher::new(config.hash_cost);
-        let api_keys = ApiKeys::new(store.clone(), hasher);
-        let sessions = Sessions::load(store.clone(), hasher, config.jwt_secret.as_ref()).await?;
+        let limits = HashLimits { concurrency: config.argon2_concurrency, ..HashLimits::default() };
+        let hasher = Hasher::with_limits(config.hash_cost, limits);
+        let guard = || AttemptGuard::new(config.failed_auth, Arc::clone(&clock));
+        let api_keys = ApiKeys::new(store.clone(), hasher.clone(), guard());
+        let sessions = Sessions::load(store.clone(), hasher.clone(), config.jwt_secret.as_ref(), guard()).await?;
         let limits = &config.rate_limits;
         let enrich_limiter = FixedWindow::new(config.enrich_rate_limit, 60);
         let auth_limiter = FixedWindow::new(limits.auth, limits.window_secs);
@@ -79,6 +90,8 @@ impl AppState {
             enrich_limiter,
             auth_limiter,
             api_limiter,
+            clock,
+            hasher,
             started: Instant::now(),
         };
         Ok(Self { inner: Arc::new(inner) })
@@ -97,6 +110,16 @@ impl AppState {
     /// `/api/*` requests per user (per IP before login) per window.
     pub fn api_limiter(&self) -> &FixedWindow {
         &self.inner.api_limiter
+    }
+
+    /// The clock every limiter reads.
+    pub fn clock(&self) -> &Arc<dyn Clock> {
+        &self.inner.clock
+    }
+
+    /// The process's one argon2 engine (its run counter is evidence for tests).
+    pub fn hasher(&self) -> &Hasher {
+        &self.inner.hasher
     }
 
     /// Every tracked company, for lookups.

@@ -13,7 +13,7 @@ fn when(ts: Option<i64>) -> String {
         .unwrap_or_else(|| "-".into())
 }
 
-pub async fn create(state: &AppState, tenant: &str, name: &str) -> AdminReply {
+pub async fn create(state: &AppState, tenant: &crate::domain::Tenant, name: &str) -> AdminReply {
     match state.api_keys().create(tenant, name, now()).await {
         Ok((key, summary)) => {
             let message = format!(

@@ -23,7 +23,7 @@ pub enum AdminRequest {
     Status,
     /// Issue an API key for a tenant; the reply carries the key, shown once.
     KeysCreate {
-        tenant: String,
+        tenant: crate::domain::Tenant,
         name: String,
     },
     /// Every API key with its usage (never the hash).

@@ -3,15 +3,21 @@
 //! SHA-256 of the whole key, so the hot path does no argon2 work; a revoke drops the cache
 //! entry and marks the id revoked in memory, so it bites on the very next request. Usage is
 //! counted in memory and rolled up into redb by `flush_usage` (periodically and at shutdown).
+//! A key that is not cached passes the `AttemptGuard` before argon2 runs: a recently failed
+//! secret fails at once, one verification per key id runs at a time, and failed attempts are
+//! limited per client IP and per key id.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
+use std::net::IpAddr;
 use std::sync::Mutex;
 
 use serde::Serialize;
-use sha2::{Digest, Sha256};
+use sha2::{Digest as _, Sha256};
 
 use super::AuthError;
+use super::guard::{AttemptGuard, Digest};
 use super::secrets::{Hasher, random_hex};
+use crate::domain::Tenant;
 use crate::store::{ApiKeyRecord, Store, UsageDelta};
 
 const PREFIX: &str = "gtms_";
@@ -22,14 +28,14 @@ const SECRET_HEX: usize = 64;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct VerifiedKey {
     pub id: String,
-    pub tenant: String,
+    pub tenant: Tenant,
 }
 
 /// What `gtms keys list` shows; never the hash.
 #[derive(Debug, Clone, Serialize, serde::Deserialize, PartialEq, Eq)]
 pub struct KeySummary {
     pub id: String,
-    pub tenant: String,
+    pub tenant: Tenant,
     pub name: String,
     pub created_at: i64,
     pub last_used_at: Option<i64>,
@@ -65,7 +71,8 @@ fn day_name(day: i64) -> String {
 pub struct ApiKeys {
     store: Store,
     hasher: Hasher,
-    verified: Mutex<HashMap<String, ([u8; 32], VerifiedKey)>>,
+    guard: AttemptGuard,
+    verified: Mutex<HashMap<String, (Digest, VerifiedKey)>>,
     revoked: Mutex<HashSet<String>>,
     pending: Mutex<HashMap<String, Pending>>,
 }
@@ -83,17 +90,12 @@ pub fn key_id(presented: &str) -> Option<&str> {
 }
 
 /// Tenants are short lowercase identifiers.
-pub fn valid_tenant(tenant: &str) -> bool {
-    !tenant.is_empty()
-        && tenant.len() <= 64
-        && tenant.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_')
-}
-
 impl ApiKeys {
-    pub fn new(store: Store, hasher: Hasher) -> Self {
+    pub fn new(store: Store, hasher: Hasher, guard: AttemptGuard) -> Self {
         Self {
             store,
             hasher,
+            guard,
             verified: Mutex::new(HashMap::new()),
             revoked: Mutex::new(HashSet::new()),
             pending: Mutex::new(HashMap::new()),
@@ -101,10 +103,7 @@ impl ApiKeys {
     }
 
     /// Issues a key for `tenant`; the returned key string is shown once and never stored.
-    pub async fn create(&self, tenant: &str, name: &str, now: i64) -> Result<(String, KeySummary), AuthError> {
-        if !valid_tenant(tenant) {
-            return Err(AuthError::BadInput("tenant: lowercase letters, digits, '-' or '_', at most 64".into()));
-        }
+    pub async fn create(&self, tenant: &Tenant, name: &str, now: i64) -> Result<(String, KeySummary), AuthError> {
         if name.chars().count() > 100 || name.chars().any(char::is_control) {
             return Err(AuthError::BadInput("name: at most 100 printable characters".into()));
         }
@@ -113,7 +112,7 @@ impl ApiKeys {
         let hash = self.hasher.hash(key.clone()).await?;
         let record = ApiKeyRecord {
             id,
-            tenant: tenant.to_owned(),
+            tenant: tenant.clone(),
             name: name.to_owned(),
             hash,
             created_at: now,
@@ -145,17 +144,34 @@ impl ApiKeys {
         }
     }
 
-    /// Checks a presented key. Every failure is the same `InvalidCredentials`.
+    /// Checks a presented key with no client address (the per-IP limit does not apply).
     pub async fn verify(&self, presented: &str) -> Result<VerifiedKey, AuthError> {
+        self.verify_from(presented, None).await
+    }
+
+    /// Checks a presented key. Every failure is the same `InvalidCredentials`, except a
+    /// refusal before argon2 (`TooManyAttempts`, `Busy`).
+    pub async fn verify_from(&self, presented: &str, client: Option<IpAddr>) -> Result<VerifiedKey, AuthError> {
         let id = key_id(presented).ok_or(AuthError::InvalidCredentials)?;
-        let digest: [u8; 32] = Sha256::digest(presented.as_bytes()).into();
-        if let Some((cached, key)) = lock(&self.verified).get(id) {
-            return if *cached == digest { Ok(key.clone()) } else { Err(AuthError::InvalidCredentials) };
+        let digest: Digest = Sha256::digest(presented.as_bytes()).into();
+        if let Some(settled) = self.settled(id, &digest) {
+            return settled;
         }
         let record = self.store.api_key(id).await?.ok_or(AuthError::InvalidCredentials)?;
-        if record.revoked_at.is_some() || !self.hasher.verify(presented.to_owned(), record.hash).await? {
+        if record.revoked_at.is_some() {
             return Err(AuthError::InvalidCredentials);
         }
+        let _flight = self.guard.flight(id).await;
+        // The verification we may have waited for can have settled this very key.
+        if let Some(settled) = self.settled(id, &digest) {
+            return settled;
+        }
+        let attempt = self.guard.admit(client, id)?;
+        if !self.hasher.verify(presented.to_owned(), record.hash).await? {
+            self.guard.failed(attempt, digest);
+            return Err(AuthError::InvalidCredentials);
+        }
+        self.guard.succeeded(attempt);
         let key = VerifiedKey { id: record.id, tenant: record.tenant };
         // A revoke may have landed while argon2 ran; it wins.
         if lock(&self.revoked).contains(&key.id) {
@@ -163,6 +179,20 @@ impl ApiKeys {
         }
         lock(&self.verified).insert(key.id.clone(), (digest, key.clone()));
         Ok(key)
+    }
+
+    /// The answer for a key without argon2, when there is one: the cache of verified keys
+    /// (one secret per id, so any other secret for a cached id is wrong), or a recent failure.
+    fn settled(&self, id: &str, digest: &Digest) -> Option<Result<VerifiedKey, AuthError>> {
+        if let Some((cached, key)) = lock(&self.verified).get(id) {
+            return Some(if cached == digest { Ok(key.clone()) } else { Err(AuthError::InvalidCredentials) });
+        }
+        self.guard.failed_recently(digest).then_some(Err(AuthError::InvalidCredentials))
+    }
+
+    /// The failed-attempt guard (its limiters are persisted and purged by jobs).
+    pub fn guard(&self) -> &AttemptGuard {
+        &self.guard
     }
 
     /// Counts one request of `id` (in memory; see `flush_usage`).

@@ -2,6 +2,7 @@
 //! `/v1/enrich` and MCP with their verification cache and usage meter (`keys`). Knows nothing
 //! of HTTP; faces map `AuthError` to status codes.
 
+pub mod guard;
 pub mod keys;
 mod principal;
 pub mod secrets;
@@ -26,6 +27,13 @@ pub enum AuthError {
     Store(#[from] StoreError),
     #[error("password hashing: {0}")]
     Hash(String),
+    /// Every argon2 slot is busy and the queue is full: refused before any work.
+    #[error("too many credential checks are under way; try again shortly")]
+    Busy,
+    /// Too many failed attempts from this client or against this credential in the window:
+    /// refused before any argon2 work.
+    #[error("too many failed attempts; retry in {retry_after} seconds")]
+    TooManyAttempts { decision: crate::limits::Decision, retry_after: u64 },
 }
 
 impl ServiceError for AuthError {
@@ -36,6 +44,16 @@ impl ServiceError for AuthError {
             AuthError::NotFound(_) => ErrorKind::NotFound,
             AuthError::Store(e) => e.kind(),
             AuthError::Hash(_) => ErrorKind::Internal,
+            AuthError::Busy => ErrorKind::Unavailable,
+            AuthError::TooManyAttempts { .. } => ErrorKind::RateLimited,
+        }
+    }
+
+    fn retry_after(&self) -> Option<u64> {
+        match self {
+            AuthError::Busy => Some(1),
+            AuthError::TooManyAttempts { retry_after, .. } => Some(*retry_after),
+            _ => None,
         }
     }
 }

@@ -2,16 +2,23 @@
 //! one code = one user = the JWT `sub`) exchanged for HS256 JWTs (`iss` "gtms", `iat`, `exp`,
 //! `role`, and `ver`, the invite's token version). Verifying a token is an HMAC and a lookup
 //! in the in-memory invite table, which create and revoke keep current; a revoke bumps the
-//! version, so every token issued before it stops verifying. A failed login always costs one
-//! argon2 verification, so its timing does not tell whether a code exists.
+//! version, so every token issued before it stops verifying. A failed login of a code not
+//! seen before costs one argon2 verification whether or not its invite exists, so timing does
+//! not tell which; but argon2 is guarded (`guard`): a code that failed recently fails at once,
+//! one verification per invite id runs at a time, failed attempts per invite id are limited
+//! (per client IP, the `/auth` limit of the accept loop applies first), and a code that
+//! verified is remembered (as its SHA-256) so repeated logins cost no argon2.
 
 use std::collections::HashMap;
-use std::sync::RwLock;
+use std::sync::{Mutex, RwLock};
 
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use serde::{Deserialize, Serialize};
 
+use sha2::{Digest as _, Sha256};
+
 use super::AuthError;
+use super::guard::{AttemptGuard, Digest};
 pub use super::principal::Principal;
 use super::secrets::{Hasher, random_hex};
 use crate::config::Secret;
@@ -63,6 +70,9 @@ pub struct Sessions {
     invites: RwLock<HashMap<String, InviteState>>,
     /// Hash verified against when a code names no live invite (equal timing).
     decoy_hash: String,
+    guard: AttemptGuard,
+    /// Invite id -> SHA-256 of its code, once the code verified.
+    verified: Mutex<HashMap<String, Digest>>,
 }
 
 fn summary(r: &InviteRecord) -> InviteSummary {
@@ -84,7 +94,12 @@ fn code_id(code: &str) -> Option<&str> {
 
 impl Sessions {
     /// Loads the signing secret (configured, or generated once and kept in redb) and the invites.
-    pub async fn load(store: Store, hasher: Hasher, configured: Option<&Secret>) -> Result<Self, AuthError> {
+    pub async fn load(
+        store: Store,
+        hasher: Hasher,
+        configured: Option<&Secret>,
+        guard: AttemptGuard,
+    ) -> Result<Self, AuthError> {
         let secret = match configured {
             Some(s) => s.expose().to_owned(),
             None => store.jwt_secret_or_init(|| random_hex(32)).await?,
@@ -117,6 +132,8 @@ impl Sessions {
             validation,
             invites: RwLock::new(invites),
             decoy_hash,
+            guard,
+            verified: Mutex::new(HashMap::new()),
         })
     }
 
@@ -164,6 +181,7 @@ impl Sessions {
     /// Revokes an invite and ends every session issued for it.
     pub async fn revoke_invite(&self, id: &str, now: i64) -> Result<InviteSummary, AuthError> {
         let record = self.store.revoke_invite(id, now).await?.ok_or(AuthError::NotFound("invite"))?;
+        self.verified.lock().unwrap_or_else(|p| p.into_inner()).remove(id);
         if let Some(state) = self.write().get_mut(id) {
             state.revoked = true;
             state.version = record.token_version;
@@ -173,15 +191,52 @@ impl Sessions {
 
     /// Exchanges an invite code for a signed token.
     pub async fn login(&self, code: &str, now: i64) -> Result<(String, Role), AuthError> {
-        let live = code_id(code).and_then(|id| {
-            let invites = self.read();
-            invites.get(id).filter(|s| !s.revoked).map(|s| (id.to_owned(), s.clone()))
-        });
-        let hash = live.as_ref().map(|(_, s)| s.hash.clone()).unwrap_or_else(|| self.decoy_hash.clone());
-        let matches = self.hasher.verify(code.to_owned(), hash).await?;
-        let Some((id, state)) = live.filter(|_| matches) else {
+        let digest: Digest = Sha256::digest(code.as_bytes()).into();
+        if self.guard.failed_recently(&digest) {
             return Err(AuthError::InvalidCredentials);
+        }
+        let live = self.live_invite(code);
+        let (id, state) = match live {
+            Some((id, state)) => {
+                let _flight = self.guard.flight(&id).await;
+                if !self.code_verified(&id, &digest) {
+                    self.verify_code(code, &id, &state.hash, digest).await?;
+                }
+                (id, state)
+            }
+            None => {
+                // Same cost as a real check, so a missing invite is not told apart by timing.
+                self.hasher.verify(code.to_owned(), self.decoy_hash.clone()).await?;
+                self.guard.remember_failure(digest);
+                return Err(AuthError::InvalidCredentials);
+            }
         };
+        self.token(id, &state, now).map(|token| (token, state.role))
+    }
+
+    /// The live invite a code names, if any.
+    fn live_invite(&self, code: &str) -> Option<(String, InviteState)> {
+        let id = code_id(code)?;
+        self.read().get(id).filter(|s| !s.revoked).map(|s| (id.to_owned(), s.clone()))
+    }
+
+    fn code_verified(&self, id: &str, digest: &Digest) -> bool {
+        self.verified.lock().unwrap_or_else(|p| p.into_inner()).get(id) == Some(digest)
+    }
+
+    /// One guarded argon2 check of `code` against its invite's hash.
+    async fn verify_code(&self, code: &str, id: &str, hash: &str, digest: Digest) -> Result<(), AuthError> {
+        let attempt = self.guard.admit(None, id)?;
+        if !self.hasher.verify(code.to_owned(), hash.to_owned()).await? {
+            self.guard.failed(attempt, digest);
+            return Err(AuthError::InvalidCredentials);
+        }
+        self.guard.succeeded(attempt);
+        self.verified.lock().unwrap_or_else(|p| p.into_inner()).insert(id.to_owned(), digest);
+        Ok(())
+    }
+
+    fn token(&self, id: String, state: &InviteState, now: i64) -> Result<String, AuthError> {
         let claims = Claims {
             sub: id,
             role: state.role,
@@ -190,9 +245,13 @@ impl Sessions {
             iat: now,
             exp: now + SESSION_SECS,
         };
-        let token = jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &self.encoding)
-            .map_err(|e| AuthError::Hash(e.to_string()))?;
-        Ok((token, state.role))
+        jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &self.encoding)
+            .map_err(|e| AuthError::Hash(e.to_string()))
+    }
+
+    /// The failed-attempt guard of logins.
+    pub fn guard(&self) -> &AttemptGuard {
+        &self.guard
     }
 
     /// Verifies a token: signature (HS256 only), issuer, expiry, and that its invite is live

@@ -14,7 +14,7 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand};
 
 use crate::config::{Config, ConfigError, Layer};
-use crate::domain::Role;
+use crate::domain::{Role, Tenant};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -80,6 +80,10 @@ enum Command {
     },
 }
 
+fn parse_tenant(s: &str) -> Result<Tenant, String> {
+    Tenant::parse(s).map_err(|e| e.to_string())
+}
+
 fn parse_role(s: &str) -> Result<Role, String> {
     Role::parse(s).ok_or_else(|| format!("{s:?} is not a role (admin or viewer)"))
 }
@@ -88,8 +92,9 @@ fn parse_role(s: &str) -> Result<Role, String> {
 enum KeysAction {
     /// Issue a key for a tenant and print it once.
     Create {
-        #[arg(long)]
-        tenant: String,
+        /// 1 to 64 lowercase letters, digits, '-' or '_'.
+        #[arg(long, value_parser = parse_tenant)]
+        tenant: Tenant,
         #[arg(long, default_value = "")]
         name: String,
     },

@@ -42,6 +42,32 @@ pub struct McpHint {
     pub arguments: serde_json::Value,
 }
 
+/// A company with a card, in brief: how lists and the enrichment answer name it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct CompanyRef {
+    pub account_id: String,
+    pub slug: String,
+    pub legal_name: String,
+    pub ticker: String,
+    pub cik: String,
+    pub domain: Option<String>,
+    pub sector: Option<String>,
+}
+
+impl From<&Card> for CompanyRef {
+    fn from(c: &Card) -> Self {
+        Self {
+            account_id: c.account_id.clone(),
+            slug: c.slug.clone(),
+            legal_name: c.legal_name.clone(),
+            ticker: c.ticker.clone(),
+            cik: c.cik.clone(),
+            domain: c.domain.clone(),
+            sector: c.sector.clone(),
+        }
+    }
+}
+
 /// One tracked company, page or not: what enrichment needs to resolve a domain or ticker.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RegistryRow {

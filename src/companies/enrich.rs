@@ -7,10 +7,12 @@ use std::sync::Arc;
 
 use chrono::NaiveDate;
 
-use super::card::Card;
+use serde::Serialize;
+
+use super::card::{Card, CompanyRef};
 use super::directory::{Company, Directory};
 use super::seed::Statement;
-use crate::domain::{Claim, DomainName, Ticker};
+use crate::domain::{Claim, DomainName, Tenant, Ticker};
 use crate::error::{ErrorKind, ServiceError};
 
 /// Half-life of a signal's relevance, in days.
@@ -39,6 +41,43 @@ impl ServiceError for LookupError {
     fn code(&self) -> Option<&'static str> {
         matches!(self, LookupError::NoSignal).then_some("no_signal")
     }
+}
+
+/// The answer of `GET /v1/enrich` and of the `company_enrich` tool: one shape for both faces.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub struct EnrichReply {
+    pub company: CompanyRef,
+    /// The best signal by kind weight × recency, with its receipt.
+    pub signal: ScoredSignal,
+    /// The tenant the answer is scoped to (the API key's); null for a workspace caller.
+    pub tenant: Option<Tenant>,
+    /// When this answer was made (RFC 3339, UTC).
+    pub generated_at: String,
+}
+
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub struct ScoredSignal {
+    #[serde(flatten)]
+    pub claim: Claim<Statement>,
+    /// Kind weight × recency, 0–1.
+    pub score: f64,
+}
+
+/// Resolves the company named by `domain` and/or `ticker` and answers with its best signal.
+pub fn enrich(
+    dir: &Directory,
+    domain: Option<&DomainName>,
+    ticker: Option<&Ticker>,
+    tenant: Option<Tenant>,
+    now: chrono::DateTime<chrono::Utc>,
+) -> Result<EnrichReply, LookupError> {
+    let best = best_signal(resolve(dir, domain, ticker)?)?;
+    Ok(EnrichReply {
+        company: CompanyRef::from(best.card.as_ref()),
+        signal: ScoredSignal { claim: best.signal, score: best.score },
+        tenant,
+        generated_at: now.format("%Y-%m-%dT%H:%M:%SZ").to_string(),
+    })
 }
 
 /// The best signal of a company, with its score.

@@ -8,6 +8,7 @@ mod receipt;
 mod role;
 mod signal;
 mod slug;
+mod tenant;
 mod ticker;
 mod values;
 
@@ -17,5 +18,6 @@ pub use receipt::{Claim, Receipt, ReceiptError};
 pub use role::Role;
 pub use signal::SignalKind;
 pub use slug::{Slug, SlugError};
+pub use tenant::{Tenant, TenantError};
 pub use ticker::{Ticker, TickerError};
 pub use values::{CalendarDate, DateError, Percent, PercentError};

@@ -1,86 +1,80 @@
 //! `GET /v1/enrich`: a `gtms_` key (bearer header, else `?key=`; the header wins when both
-//! are sent), the per-key rate limit with `X-RateLimit-*` headers, then the best receipted
-//! signal of the company named by `domain` and/or `ticker`.
+//! are sent), the failed-attempt guard and the per-key rate limit with `X-RateLimit-*`
+//! headers, then the enrichment service's answer for the company named by `domain` and/or
+//! `ticker`. The query is one typed struct: unknown or repeated parameters are 400.
 
-use std::collections::HashMap;
-
-use serde::Serialize;
+use serde::Deserialize;
 use warp::http::HeaderValue;
 use warp::reply::Response;
 use warp::{Filter, Rejection, Reply};
 
 use super::error::ApiError;
+use super::query::typed_query;
 use super::session::bearer_token;
 use crate::auth::AuthError;
 use crate::companies::enrich;
-use crate::domain::{DomainName, Ticker};
-use crate::limits::{Decision, unix_now};
+use crate::domain::{DomainName, Tenant, Ticker};
+use crate::limits::Decision;
 use crate::state::AppState;
 
-const PARAMS: [&str; 4] = ["key", "domain", "ticker", "tenant"];
+/// The query string of `/v1/enrich`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EnrichQuery {
+    key: Option<String>,
+    domain: Option<String>,
+    ticker: Option<String>,
+    tenant: Option<String>,
+}
 
 pub fn routes(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clone {
     warp::path!("v1" / "enrich")
         .and(warp::get())
         .and(warp::header::optional::<String>("authorization"))
-        .and(warp::query::<HashMap<String, String>>())
-        .then(move |auth: Option<String>, query: HashMap<String, String>| {
+        .and(typed_query::<EnrichQuery>())
+        .and(super::filters::client_ip())
+        .then(move |auth: Option<String>, query: EnrichQuery, client| {
             let state = state.clone();
-            async move { enrich_route(state, auth, query).await }
+            async move { enrich_route(state, auth, query, client).await }
         })
 }
 
-#[derive(Serialize)]
-struct EnrichBody<'a> {
-    company: CompanyRef<'a>,
-    signal: Signal<'a>,
-    tenant: &'a str,
-    generated_at: String,
-}
-
-#[derive(Serialize)]
-struct CompanyRef<'a> {
-    account_id: &'a str,
-    slug: &'a str,
-    legal_name: &'a str,
-    ticker: &'a str,
-    domain: Option<&'a str>,
-}
-
-#[derive(Serialize)]
-struct Signal<'a> {
-    kind: &'static str,
-    text: &'a str,
-    receipt: &'a crate::domain::Receipt,
-    score: f64,
-}
-
 /// The credential the request presents: the Authorization header when there is one.
-fn presented_key<'a>(auth: Option<&'a str>, query: &'a HashMap<String, String>) -> Result<&'a str, ApiError> {
+fn presented_key<'a>(auth: Option<&'a str>, query: &'a EnrichQuery) -> Result<&'a str, ApiError> {
     let unauthorized = || ApiError::Unauthorized("missing or invalid API key".into());
     match auth {
         Some(header) => bearer_token(header).map_err(|_| unauthorized()),
-        None => query.get("key").map(String::as_str).filter(|k| !k.is_empty()).ok_or_else(unauthorized),
+        None => query.key.as_deref().filter(|k| !k.is_empty()).ok_or_else(unauthorized),
     }
 }
 
-async fn enrich_route(state: AppState, auth: Option<String>, query: HashMap<String, String>) -> Response {
+async fn enrich_route(
+    state: AppState,
+    auth: Option<String>,
+    query: EnrichQuery,
+    client: Option<std::net::IpAddr>,
+) -> Response {
     let presented = match presented_key(auth.as_deref(), &query) {
         Ok(k) => k,
         Err(e) => return e.to_response(),
     };
-    let key = match state.api_keys().verify(presented).await {
+    let key = match state.api_keys().verify_from(presented, client).await {
         Ok(key) => key,
         Err(AuthError::InvalidCredentials) => {
             return ApiError::Unauthorized("missing or invalid API key".into()).to_response();
         }
+        Err(AuthError::TooManyAttempts { decision, retry_after }) => {
+            let mut res = ApiError::RateLimited { retry_after }.to_response();
+            rate_limit_headers(&mut res, &decision);
+            return res;
+        }
         Err(e) => return ApiError::from(e).to_response(),
     };
-    let now = unix_now();
+    let now = state.clock().now();
     let decision = state.enrich_limiter().check(&key.id, now);
     let mut res = if decision.allowed {
         state.api_keys().record_use(&key.id, now as i64);
-        match answer(&state, &key.tenant, &query) {
+        match answer(&state, key.tenant, &query) {
             Ok(res) => res,
             Err(e) => e.to_response(),
         }
@@ -98,48 +92,21 @@ pub fn rate_limit_headers(res: &mut Response, d: &Decision) {
     h.insert("x-ratelimit-reset", HeaderValue::from(d.reset));
 }
 
-fn answer(state: &AppState, key_tenant: &str, query: &HashMap<String, String>) -> Result<Response, ApiError> {
-    let mut unknown: Vec<&str> = query.keys().map(String::as_str).filter(|k| !PARAMS.contains(k)).collect();
-    if !unknown.is_empty() {
-        unknown.sort_unstable();
-        return Err(ApiError::BadRequest(format!("unknown parameter(s): {}", unknown.join(", "))));
-    }
-    let tenant = match query.get("tenant") {
-        Some(t) if t != key_tenant => {
+fn answer(state: &AppState, key_tenant: Tenant, query: &EnrichQuery) -> Result<Response, ApiError> {
+    if let Some(named) = &query.tenant {
+        let named = Tenant::parse(named).map_err(|e| ApiError::BadRequest(format!("tenant: {e}")))?;
+        if named != key_tenant {
             return Err(ApiError::Forbidden("this key does not belong to that tenant".into()));
         }
-        _ => key_tenant,
-    };
-    let domain = match query.get("domain").filter(|d| !d.trim().is_empty()) {
-        Some(d) => Some(DomainName::parse(d).map_err(|e| ApiError::BadRequest(e.to_string()))?),
-        None => None,
-    };
-    let ticker = match query.get("ticker").filter(|t| !t.trim().is_empty()) {
-        Some(t) => Some(Ticker::parse(t).map_err(|e| ApiError::BadRequest(e.to_string()))?),
-        None => None,
-    };
-    let directory = state.directory();
-    let company = enrich::resolve(directory, domain.as_ref(), ticker.as_ref())?;
-    let best = enrich::best_signal(company)?;
-    let card = &best.card;
-    let body = EnrichBody {
-        company: CompanyRef {
-            account_id: &card.account_id,
-            slug: &card.slug,
-            legal_name: &card.legal_name,
-            ticker: &card.ticker,
-            domain: card.domain.as_deref(),
-        },
-        signal: Signal {
-            kind: best.signal.value().kind.as_str(),
-            text: &best.signal.value().text,
-            receipt: best.signal.receipt(),
-            score: best.score,
-        },
-        tenant,
-        generated_at: chrono::Utc::now().format("%Y-%m-%dT%H:%M:%SZ").to_string(),
-    };
-    Ok(warp::reply::json(&body).into_response())
+    }
+    let nonempty = |v: &Option<String>| v.clone().filter(|s| !s.trim().is_empty());
+    let domain = nonempty(&query.domain).map(|d| DomainName::parse(&d)).transpose();
+    let domain = domain.map_err(|e| ApiError::BadRequest(e.to_string()))?;
+    let ticker = nonempty(&query.ticker).map(|t| Ticker::parse(&t)).transpose();
+    let ticker = ticker.map_err(|e| ApiError::BadRequest(e.to_string()))?;
+    let now = chrono::Utc::now();
+    let reply = enrich::enrich(state.directory(), domain.as_ref(), ticker.as_ref(), Some(key_tenant), now)?;
+    Ok(warp::reply::json(&reply).into_response())
 }
 
 #[cfg(test)]
@@ -149,12 +116,12 @@ mod tests {
 
     #[test]
     fn the_header_wins_over_the_query_and_must_be_bearer() {
-        let q: HashMap<String, String> = [("key".to_owned(), "from-query".to_owned())].into();
+        let q = EnrichQuery { key: Some("from-query".into()), ..EnrichQuery::default() };
         assert_eq!(presented_key(Some("Bearer from-header"), &q).ok(), Some("from-header"));
         assert_eq!(presented_key(None, &q).ok(), Some("from-query"));
         assert!(presented_key(Some("Basic abc"), &q).is_err(), "a bad header is not rescued by the query");
         assert!(presented_key(Some("Bearer"), &q).is_err());
-        assert!(presented_key(None, &HashMap::new()).is_err());
+        assert!(presented_key(None, &EnrichQuery::default()).is_err());
         assert_eq!(StatusCode::UNAUTHORIZED, ApiError::Unauthorized(String::new()).status());
     }
 }

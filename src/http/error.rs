@@ -24,6 +24,8 @@ pub enum ApiError {
     NotFound(String),
     #[error("{0}")]
     MethodNotAllowed(String),
+    #[error("{0}")]
+    NotAcceptable(String),
     #[error("the request body is larger than {0} bytes")]
     PayloadTooLarge(usize),
     #[error("{0}")]
@@ -69,6 +71,7 @@ impl ApiError {
             ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
+            ApiError::NotAcceptable(_) => StatusCode::NOT_ACCEPTABLE,
             ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
@@ -120,6 +123,7 @@ fn error_code(status: StatusCode) -> &'static str {
         403 => "forbidden",
         404 => "not_found",
         405 => "method_not_allowed",
+        406 => "not_acceptable",
         409 => "conflict",
         413 => "payload_too_large",
         415 => "unsupported_media_type",
@@ -130,8 +134,8 @@ fn error_code(status: StatusCode) -> &'static str {
     }
 }
 
-/// Builds the error envelope for any status.
-pub fn envelope(status: StatusCode, message: &str) -> Response {
+/// Builds the error envelope for any status (private: every caller goes through `ApiError`).
+fn envelope(status: StatusCode, message: &str) -> Response {
     let body = serde_json::json!({ "error": error_code(status), "message": message, "status": status.as_u16() });
     let mut res = Response::new(body.to_string().into());
     *res.status_mut() = status;

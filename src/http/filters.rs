@@ -1,7 +1,7 @@
 //! Reusable request filters: the JSON body (content type, 64 KiB cap, parse errors with
-//! their position) and the peer address the accept loop attaches to every request.
+//! their position) and the peer and client addresses the accept loop attaches to every request.
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 
 use bytes::{Buf, BytesMut};
 use futures_util::StreamExt;
@@ -19,6 +19,15 @@ pub struct PeerAddr(pub SocketAddr);
 
 pub fn peer_addr() -> impl Filter<Extract = (Option<SocketAddr>,), Error = std::convert::Infallible> + Clone {
     warp::ext::optional::<PeerAddr>().map(|p: Option<PeerAddr>| p.map(|p| p.0))
+}
+
+/// The client's address (the peer, or what a trusted proxy forwarded), as the accept loop
+/// found it for the rate limits.
+#[derive(Debug, Clone, Copy)]
+pub struct ClientIp(pub IpAddr);
+
+pub fn client_ip() -> impl Filter<Extract = (Option<IpAddr>,), Error = std::convert::Infallible> + Clone {
+    warp::ext::optional::<ClientIp>().map(|c: Option<ClientIp>| c.map(|c| c.0))
 }
 
 /// Extracts a JSON body of type `T`: 415 unless `application/json`, 413 over `BODY_LIMIT`

@@ -41,6 +41,7 @@ mod tests {
     fn repeated_unknown_and_wrong_values_are_refused_by_name() {
         for (raw, says) in [
             ("stage=proposal&stage=negotiation", "duplicate field `stage`"),
+            ("%72ep=a&rep=b", "duplicate field `rep`"),
             ("colour=red", "unknown field `colour`"),
             ("stage=discovery", "unknown variant `discovery`"),
         ] {

@@ -8,7 +8,7 @@ use std::net::{IpAddr, SocketAddr};
 use warp::http::{HeaderMap, HeaderValue};
 
 use super::session;
-use crate::limits::{Decision, FixedWindow, unix_now};
+use crate::limits::{Decision, FixedWindow};
 use crate::state::AppState;
 
 /// The client's address: the socket peer, unless that peer is a trusted proxy, in which case
@@ -39,11 +39,10 @@ fn scope<'a>(state: &'a AppState, path: &str, headers: &HeaderMap, ip: IpAddr) -
     None
 }
 
-/// Counts the request; `None` when no limit applies.
-pub fn check(state: &AppState, path: &str, headers: &HeaderMap, peer: SocketAddr) -> Option<(Decision, u64)> {
-    let ip = client_ip(peer, headers, &state.config().trusted_proxies);
+/// Counts the request of client `ip`; `None` when no limit applies. Time is the state's clock.
+pub fn check(state: &AppState, path: &str, headers: &HeaderMap, ip: IpAddr) -> Option<(Decision, u64)> {
     let (limiter, key) = scope(state, path, headers, ip)?;
-    let now = unix_now();
+    let now = state.clock().now();
     Some((limiter.check(&key, now), now))
 }
 

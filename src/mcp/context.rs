@@ -9,6 +9,7 @@ use std::sync::Arc;
 use super::error::ToolError;
 use super::registry::{Registry, ToolDef, Toolset};
 use crate::auth::sessions::Principal;
+use crate::domain::Tenant;
 use crate::state::AppState;
 
 /// The name of the read-only preset in a toolset list.
@@ -16,7 +17,7 @@ pub const READONLY_PRESET: &str = "readonly";
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Caller {
-    ApiKey { id: String, tenant: String },
+    ApiKey { id: String, tenant: Tenant },
     Workspace(Principal),
 }
 
@@ -149,7 +150,7 @@ mod tests {
     use crate::domain::Role;
 
     fn key() -> Caller {
-        Caller::ApiKey { id: "k".into(), tenant: "t".into() }
+        Caller::ApiKey { id: "k".into(), tenant: Tenant::parse("t").expect("tenant") }
     }
 
     fn admin() -> Caller {

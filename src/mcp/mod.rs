@@ -19,7 +19,6 @@ use std::sync::Arc;
 use bytes::Bytes;
 use http::{HeaderMap, Request, Response, Uri};
 use http_body_util::combinators::BoxBody;
-use hyper::body::Incoming;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio_util::sync::CancellationToken;
@@ -122,11 +121,11 @@ impl Mcp {
     }
 
     /// Hands an admitted request to the rmcp transport.
-    pub async fn serve(
-        &self,
-        mut req: Request<Incoming>,
-        admitted: CallContext,
-    ) -> Response<BoxBody<Bytes, Infallible>> {
+    pub async fn serve<B>(&self, mut req: Request<B>, admitted: CallContext) -> Response<BoxBody<Bytes, Infallible>>
+    where
+        B: hyper::body::Body + Send + 'static,
+        B::Error: std::fmt::Display,
+    {
         req.extensions_mut().insert(admitted);
         let terminating = req.method() == hyper::Method::DELETE;
         let mut res = self.service.handle(req).await;

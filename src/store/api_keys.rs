@@ -11,7 +11,7 @@ use super::{Store, StoreError, codec};
 pub struct ApiKeyRecord {
     /// Public key id, embedded in the key itself.
     pub id: String,
-    pub tenant: String,
+    pub tenant: crate::domain::Tenant,
     pub name: String,
     /// argon2id PHC string of the whole key; the key itself is never stored.
     pub hash: String,

@@ -33,7 +33,8 @@ impl TestApp {
 
     /// Issues an API key in-process (as `gtms keys create` would).
     pub async fn api_key(&self, tenant: &str) -> (String, String) {
-        let (key, summary) = self.state().api_keys().create(tenant, "test", 0).await.expect("create key");
+        let tenant = gtms::domain::Tenant::parse(tenant).expect("tenant");
+        let (key, summary) = self.state().api_keys().create(&tenant, "test", 0).await.expect("create key");
         (key, summary.id)
     }
 
@@ -84,6 +85,18 @@ pub async fn spawn_app_with(adjust: impl FnOnce(&mut Layer)) -> TestApp {
     start_in(tempfile::tempdir().expect("temp dir"), adjust).await
 }
 
+/// As `spawn_app_with`, with the clock every limiter reads.
+pub async fn spawn_app_with_clock(clock: Arc<gtms::limits::ManualClock>, adjust: impl FnOnce(&mut Layer)) -> TestApp {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut layer =
+        Layer { listen: Some("127.0.0.1:0".into()), data: Some(dir.path().join("gtms.redb")), ..Layer::default() };
+    adjust(&mut layer);
+    let config = layer.validate().expect("valid test config");
+    let app = app::start_with_clock(config, clock).await.expect("app starts");
+    let base = format!("http://{}", app.addr);
+    TestApp { base, client: reqwest::Client::new(), _dir: dir, app: Some(app) }
+}
+
 async fn start_in(dir: TempDir, adjust: impl FnOnce(&mut Layer)) -> TestApp {
     let mut layer =
         Layer { listen: Some("127.0.0.1:0".into()), data: Some(dir.path().join("gtms.redb")), ..Layer::default() };
@@ -112,19 +125,19 @@ pub fn gtms() -> Command {
 impl Binary {
     /// Starts `gtms serve` on a random port with `data` and waits until it listens.
     pub fn serve(data: &Path, extra: &[&str]) -> Binary {
-        Binary::serve_with_env(data, extra, &[])
+        Self::serve_with_env(data, extra, &[])
     }
 
-    /// `serve` with extra environment variables.
+    /// As `serve`, with extra environment variables (set after the test defaults).
     pub fn serve_with_env(data: &Path, extra: &[&str], env: &[(&str, &str)]) -> Binary {
         let mut child = gtms()
             .args(["serve", "--listen", "127.0.0.1:0", "--data"])
             .arg(data)
             .args(extra)
-            .envs(env.iter().copied())
             .env("GTMS_LOG_FORMAT", "human")
             .env("GTMS_ARGON2_MEMORY_KIB", "64")
             .env("GTMS_ARGON2_ITERATIONS", "1")
+            .envs(env.iter().copied())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()

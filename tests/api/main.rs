@@ -8,6 +8,7 @@ mod deals;
 mod enrich;
 mod envelope;
 mod export;
+mod hardening;
 mod health;
 mod helpers;
 mod ingest;

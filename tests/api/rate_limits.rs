@@ -1,10 +1,14 @@
 //! The workspace rate limits: both scopes, the headers on every response, the 429 envelope
-//! with Retry-After, the window reset, concurrency, and the exempt health check.
+//! with Retry-After, the window reset (driven by an injected clock), concurrency, and the
+//! exempt health check.
+
+use std::sync::Arc;
 
 use gtms::domain::Role;
+use gtms::limits::ManualClock;
 
 use crate::envelope::assert_envelope;
-use crate::helpers::{TestApp, spawn_app, spawn_app_with};
+use crate::helpers::{TestApp, spawn_app, spawn_app_with, spawn_app_with_clock};
 
 async fn bad_login(app: &TestApp) -> reqwest::Response {
     let body = serde_json::json!({ "inviteCode": "wrong" });
@@ -85,31 +89,26 @@ async fn health_is_never_limited() {
 }
 
 #[tokio::test]
-async fn a_short_window_resets() {
-    let app = spawn_app_with(|l| {
+async fn a_window_resets_when_the_clock_passes_its_end() {
+    let clock = Arc::new(ManualClock::at(1_799_999_990));
+    let app = spawn_app_with_clock(clock.clone(), |l| {
         l.auth_rate_limit = Some(2);
-        l.rate_limit_window_secs = Some(3);
+        l.rate_limit_window_secs = Some(60);
     })
     .await;
-    // Start at the beginning of a fresh three-second window.
-    let first = bad_login(&app).await;
-    let reset = header(&first, "x-ratelimit-reset");
-    while (chrono::Utc::now().timestamp() as u64) < reset {
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    let mut statuses = Vec::new();
+    for _ in 0..3 {
+        statuses.push(bad_login(&app).await.status().as_u16());
     }
-    let statuses: Vec<u16> = {
-        let mut v = Vec::new();
-        for _ in 0..3 {
-            v.push(bad_login(&app).await.status().as_u16());
-        }
-        v
-    };
     assert_eq!(statuses, [401, 401, 429]);
-    let reset = reset + 3;
-    while (chrono::Utc::now().timestamp() as u64) < reset {
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-    }
-    assert_eq!(bad_login(&app).await.status(), 401, "a new window starts fresh");
+    let refused = bad_login(&app).await;
+    assert_eq!(header(&refused, "x-ratelimit-reset"), 1_800_000_000);
+    clock.set(header(&refused, "x-ratelimit-reset") - 1);
+    assert_eq!(bad_login(&app).await.status(), 429, "still the same window");
+    clock.advance(1);
+    let fresh = bad_login(&app).await;
+    assert_eq!(fresh.status(), 401, "a new window starts fresh");
+    assert_eq!(header(&fresh, "x-ratelimit-remaining"), 1);
     app.stop().await;
 }
 

@@ -6,9 +6,9 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use super::company_lookup::ScoredSignal;
 use super::{CompanyRef, PageInfo, card, page};
 use crate::companies::enrich;
+use crate::companies::enrich::ScoredSignal;
 use crate::companies::query::{self, StatementFilter};
 use crate::companies::seed::{Executive, Statement, Subsidiary};
 use crate::domain::{Claim, SignalKind};

@@ -9,10 +9,10 @@ use serde_json::{Value, json};
 use super::card;
 use crate::companies::card::Card;
 use crate::companies::directory::Company;
-use crate::companies::enrich;
+use crate::companies::enrich::{self, EnrichReply};
 use crate::companies::query;
-use crate::companies::seed::Statement;
-use crate::domain::{Claim, DomainName, Ticker};
+use crate::domain::{DomainName, Ticker};
+use crate::mcp::context::Caller;
 use crate::mcp::context::ToolContext;
 use crate::mcp::error::ToolError;
 use crate::mcp::registry::{McpTool, Toolset};
@@ -203,32 +203,6 @@ pub struct EnrichArgs {
     pub ticker: Option<String>,
 }
 
-#[derive(Debug, Serialize, JsonSchema)]
-pub struct Enriched {
-    pub company: EnrichedCompany,
-    /// The best signal by kind weight × recency (half-life 365 days), with its receipt.
-    pub signal: ScoredSignal,
-    /// The reference date of the recency score: the newest filing date in the data.
-    pub as_of: String,
-}
-
-#[derive(Debug, Serialize, JsonSchema)]
-pub struct EnrichedCompany {
-    pub account_id: String,
-    pub slug: String,
-    pub legal_name: String,
-    pub ticker: String,
-    pub domain: Option<String>,
-}
-
-#[derive(Debug, Serialize, JsonSchema)]
-pub struct ScoredSignal {
-    #[serde(flatten)]
-    pub claim: Claim<Statement>,
-    /// Kind weight × recency, 0–1.
-    pub score: f64,
-}
-
 pub struct CompanyEnrich;
 impl McpTool for CompanyEnrich {
     const NAME: &'static str = "company_enrich";
@@ -236,28 +210,19 @@ impl McpTool for CompanyEnrich {
     const DESCRIPTION: &'static str = "Enrich an account: the company named by domain and/or ticker and its single \
         best receipted why-now signal (kind weight × recency), as GET /v1/enrich answers.";
     type Args = EnrichArgs;
-    type Output = Enriched;
+    type Output = EnrichReply;
     fn example() -> Value {
         json!({ "domain": "apple.com" })
     }
-    async fn run(ctx: &ToolContext, args: EnrichArgs) -> Result<Enriched, ToolError> {
+    async fn run(ctx: &ToolContext, args: EnrichArgs) -> Result<EnrichReply, ToolError> {
         let nonempty = |v: &Option<String>| v.as_deref().map(str::trim).filter(|s| !s.is_empty()).map(str::to_owned);
         let domain = nonempty(&args.domain).map(|d| DomainName::parse(&d)).transpose().map_err(ToolError::bad)?;
         let ticker = nonempty(&args.ticker).map(|t| ticker(&t)).transpose()?;
-        let dir = ctx.state.directory();
-        let company = enrich::resolve(dir, domain.as_ref(), ticker.as_ref())?;
-        let best = enrich::best_signal(company)?;
-        let c = &best.card;
-        Ok(Enriched {
-            company: EnrichedCompany {
-                account_id: c.account_id.clone(),
-                slug: c.slug.clone(),
-                legal_name: c.legal_name.clone(),
-                ticker: c.ticker.clone(),
-                domain: c.domain.clone(),
-            },
-            signal: ScoredSignal { claim: best.signal, score: best.score },
-            as_of: dir.generated_at().to_owned(),
-        })
+        let tenant = match &ctx.caller {
+            Caller::ApiKey { tenant, .. } => Some(tenant.clone()),
+            Caller::Workspace(_) => None,
+        };
+        let now = chrono::Utc::now();
+        Ok(enrich::enrich(ctx.state.directory(), domain.as_ref(), ticker.as_ref(), tenant, now)?)
     }
 }

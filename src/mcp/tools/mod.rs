@@ -22,6 +22,7 @@ use super::context::ToolContext;
 use super::error::ToolError;
 use super::registry::ToolDef;
 use crate::companies::card::Card;
+pub use crate::companies::card::CompanyRef;
 use crate::domain::Slug;
 
 /// Every tool of the server, in the order `tools/list` and the guide show them.
@@ -95,28 +96,6 @@ pub fn page<T>(items: Vec<T>, limit: Option<u32>, offset: Option<u32>) -> Result
     let info =
         PageInfo { total, offset, limit, returned: rows.len(), truncated, next_offset: truncated.then_some(end) };
     Ok((rows, info))
-}
-
-/// A company with a card, in brief.
-#[derive(Debug, Serialize, JsonSchema)]
-pub struct CompanyRef {
-    pub slug: String,
-    pub legal_name: String,
-    pub ticker: String,
-    pub cik: String,
-    pub sector: Option<String>,
-}
-
-impl From<&Card> for CompanyRef {
-    fn from(c: &Card) -> Self {
-        Self {
-            slug: c.slug.clone(),
-            legal_name: c.legal_name.clone(),
-            ticker: c.ticker.clone(),
-            cik: c.cik.clone(),
-            sector: c.sector.clone(),
-        }
-    }
 }
 
 /// The card of `slug`, or a clear error saying how to find one.
