@@ -74,6 +74,11 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
     },
+    /// Signal tools: `classify` gives the extractor's verdict on JSONL sentences (stdin → stdout).
+    Signals {
+        #[command(subcommand)]
+        command: companies::extract::signals::SignalsCommand,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -267,6 +272,7 @@ fn run(cli: Cli) -> Result<(), String> {
             println!("{report}");
             Ok(())
         }
+        Command::Signals { command } => companies::extract::signals::run_command(command),
     }
 }
 

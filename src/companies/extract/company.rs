@@ -66,7 +66,7 @@ pub fn build(
     let name = name_word(&tracked.legal_name);
     let mut all = Vec::new();
     for (i, s) in sources.iter().enumerate().filter(|(_, s)| is_prose(&s.doc_type)) {
-        all.extend(candidates(&s.text, i, name.as_deref()));
+        all.extend(candidates(&s.text, i, &s.form, &s.filed, name.as_deref()));
     }
     let ranked = select(all, |doc| sources[doc].filed.clone(), |c| sources[c.doc].text.contains_verbatim(&c.quote));
     let statements = ranked
@@ -75,7 +75,7 @@ pub fn build(
         .filter_map(|c| {
             let s = &sources[c.doc];
             let receipt = Receipt::new(c.quote.clone(), &s.url, &s.form, &s.filed, &s.accession).ok()?;
-            Some(Claim::new(Statement { kind: c.kind, text: c.quote }, receipt))
+            Some(Claim::new(Statement { kind: c.kind, text: c.quote, event_date: c.event_date }, receipt))
         })
         .collect();
     let execs = executives(exec_records, |url| sources.iter().find(|s| s.url == url).map(|s| &s.text));
