@@ -1,8 +1,9 @@
 //! The date a sentence gives its event, as ISO text of the precision stated: `2023-03-08`
 //! ("On March 8, 2023"), `2023-03` ("In March 2023"), `2023` ("in fiscal 2023", "during
 //! 2023", "the first quarter of 2023"). The first date in the sentence wins, except dates
-//! that follow `due`, `until`, `through`, `expire*`, `matur*`, `ending`, `ended` or
-//! `as of` (a maturity or a reporting date, not when something happened). Years outside
+//! that follow `due`, `until`, `through`, `expire*`, `matur*` or `as of` (a maturity or
+//! a reporting date, not when something happened); "the year ended December 31, 2020" is
+//! the period of the event and counts. Years outside
 //! 1990..=2099 are ignored. Also: how many months an event lies before a filing date.
 
 const MONTHS: [(&str, u32); 21] = [
@@ -32,7 +33,7 @@ const MONTHS: [(&str, u32); 21] = [
 /// Words after which a bare year is the year of an event ("in 2023", "fiscal 2023").
 const YEAR_INTRO: [&str; 6] = ["in", "during", "fiscal", "year", "of", "on"];
 /// Words that make the following date a term, not an event.
-const NOT_EVENT: [&str; 8] = ["due", "until", "through", "ending", "ended", "expiring", "maturing", "expire"];
+const NOT_EVENT: [&str; 6] = ["due", "until", "through", "expiring", "maturing", "expire"];
 
 /// The event date of a sentence, if it states one.
 pub fn event_date(sentence: &str) -> Option<String> {

@@ -71,8 +71,12 @@ const HISTORY: [&str; 7] =
     ["formerly", "since", "respectively", "totaling", "cumulative", "cumulatively", "aggregating"];
 
 /// Phrases (on lowercase text) that mark accounting, history, statistics or background.
-const PHRASES: [&str; 33] = [
+const PHRASES: [&str; 37] = [
     "fair value",
+    "accounting firm",
+    "auditor",
+    "before we",
+    "as part of our acquisition",
     "accounting polic",
     "accounting standard",
     "accounting principles",

@@ -26,7 +26,7 @@ pub const RULES: &[Rule] = &[
     r(CapitalRaise, "{self} .. issued .. notes|shares|debentures|bonds|stock|warrants|units|securities"),
     r(CapitalRaise, "issued and sold"),
     r(CapitalRaise, "agreed to issue"),
-    r(CapitalRaise, "{self} .. sold .. shares|notes|debentures|units|warrants"),
+    r(CapitalRaise, "{self} sold .. shares|notes|debentures|units|warrants"),
     r(CapitalRaise, "completed|closed|priced .. offering|placement"),
     r(
         CapitalRaise,
@@ -37,7 +37,7 @@ pub const RULES: &[Rule] = &[
     r(CapitalRaise, "raised .. million|billion"),
     // Acquisitions.
     r(Acquisition, "completed|closed|announced|consummated .. acquisition|acquisitions|merger"),
-    r(Acquisition, "{self} .. acquired"),
+    r(Acquisition, "{self} acquired"),
     r(Acquisition, "agreed to acquire|merge"),
     r(Acquisition, "entered into .. agreement .. to acquire"),
     r(Acquisition, "entered into .. merger agreement"),
@@ -46,7 +46,7 @@ pub const RULES: &[Rule] = &[
     r(Acquisition, "acquisition of .. was completed"),
     // Divestitures.
     r(Divestiture, "completed|closed|announced .. sale|spin-off|separation|divestiture|disposition"),
-    r(Divestiture, "{self} .. sold|divested"),
+    r(Divestiture, "{self} sold|divested"),
     r(Divestiture, "{self} .. agreed to sell"),
     r(Divestiture, "entered into .. agreement .. to sell"),
     r(Divestiture, "spun off"),
@@ -62,13 +62,13 @@ pub const RULES: &[Rule] = &[
     r(Customer, "signed .. contract|contracts|agreement with"),
     r(Customer, "entered into .. supply|services|master|distribution agreement"),
     // Leadership.
-    r(LeadershipChange, "appointed"),
+    r(LeadershipChange, "was|were|been|has|have|had|board|{self} appointed"),
     r(LeadershipChange, "was|were|been elected"),
-    r(LeadershipChange, "elected .. as|chief|president|chair|chairman|chairperson|ceo|cfo"),
     r(LeadershipChange, "was|were|been named"),
     r(LeadershipChange, "joined .. as"),
     r(LeadershipChange, "will|to retire|resign"),
-    r(LeadershipChange, "retired|resigned|stepped"),
+    r(LeadershipChange, "retired|resigned as|from"),
+    r(LeadershipChange, "stepped down"),
     r(LeadershipChange, "will step down"),
     r(LeadershipChange, "will succeed"),
     r(LeadershipChange, "succeeded|promoted"),
