@@ -22,7 +22,7 @@ use gtms::companies::extract::sentences::split_sentences;
 use gtms::companies::extract::statements::name_word;
 use lexicon::{classify, words};
 
-const SEED: u64 = 0x6774_6d73_2d31_36; // "gtms-16"
+const SEED: u64 = 0x0067_746d_732d_3136; // "gtms-16"
 
 fn hash(text: &str) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ SEED;
