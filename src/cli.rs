@@ -74,6 +74,8 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
     },
+    /// Fetch recent 10-K, 10-Q, 8-K (+EX-99) and DEF 14A from SEC EDGAR into a corpus directory.
+    EdgarFetch(companies::fetch::FetchArgs),
     /// Signal tools: `classify` gives the extractor's verdict on JSONL sentences (stdin → stdout).
     Signals {
         #[command(subcommand)]
@@ -272,6 +274,7 @@ fn run(cli: Cli) -> Result<(), String> {
             println!("{report}");
             Ok(())
         }
+        Command::EdgarFetch(args) => companies::fetch::run_command(args),
         Command::Signals { command } => companies::extract::signals::run_command(command),
     }
 }

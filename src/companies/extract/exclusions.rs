@@ -113,11 +113,16 @@ const PHRASES: [&str; 37] = [
 
 /// Whether the words or text exclude the sentence from being a signal.
 pub fn excluded(words: &[String], lower: &str) -> bool {
-    words.iter().any(|w| {
+    words.iter().enumerate().any(|(i, w)| {
         let w = w.as_str();
-        HEDGES.contains(&w) || ACCOUNTING.contains(&w) || HISTORY.contains(&w)
+        (HEDGES.contains(&w) && !is_month_may(words, i)) || ACCOUNTING.contains(&w) || HISTORY.contains(&w)
     }) || PHRASES.iter().any(|p| lower.contains(p))
         || uses_proceeds(words)
+}
+
+/// "May 1, 2024" and "May 2024" name the month, not a hedge.
+fn is_month_may(words: &[String], i: usize) -> bool {
+    words[i] == "may" && words.get(i + 1).is_some_and(|n| n.chars().next().is_some_and(|c| c.is_ascii_digit()))
 }
 
 /// "used the net proceeds", "proceeds ... were used", "using the net proceeds": a raise
@@ -160,6 +165,7 @@ mod tests {
             "On September 8, 2022, the Company entered into a term loan credit agreement with several financial institutions.",
             "In fiscal year 2023, we announced the acquisition of Smart Apply, Inc., a precision spraying equipment company.",
             "Jeff Krupp, age 52, joined the Company as Senior Vice President, Human Resources, on March 28, 2022.",
+            "On May 1, 2024, we opened a new distribution center in Columbus, Ohio, adding 300 jobs.",
         ] {
             assert!(!ex(s), "{s}");
         }
