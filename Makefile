@@ -4,7 +4,7 @@ CARGO ?= cargo
 TARGET := x86_64-unknown-linux-gnu
 SHARED ?= ../shared/data
 
-.PHONY: run test deps dist bench lint seed seed-check static-check ingest
+.PHONY: run test deps dist bench lint seed seed-check static-check ingest quality
 
 ## Build and start the appliance in demo mode on http://127.0.0.1:3000
 run:
@@ -51,3 +51,7 @@ seed-check:
 	@tmp=$$(mktemp -d) && trap 'rm -rf $$tmp' EXIT && \
 	$(CARGO) run -- edgar-extract --from $(SHARED) --out $$tmp >/dev/null && \
 	diff -q $$tmp/companies.jsonl seed/companies.jsonl && echo "seed/ is up to date"
+
+## Signal quality against the hand-judged evaluation set (per-kind precision/recall, budgets)
+quality:
+	$(CARGO) test --test quality -- --nocapture

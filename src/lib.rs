@@ -16,7 +16,7 @@
 //!   - `telemetry` — tracing subscriber (human or JSON)
 //!   - `state`     — `AppState` shared by the faces, and the health report
 //! - services
-//!   - `companies` — receipted company model: extractor, seed, ingest, assets, directory, enrich
+//!   - `companies` — receipted company model: extractor, EDGAR fetch, seed, ingest, assets, directory, enrich
 //!   - `auth`      — argon2id secrets (bounded, pooled memory), the failed-attempt guard, `gtms_` API keys (cache, usage), invites and JWT sessions
 //!   - `deals`     — the deal pipeline: lists, detail, summary, stage rules
 //!   - `metrics`   — the four metric views and their rollups

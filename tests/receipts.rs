@@ -75,3 +75,49 @@ fn every_claim_on_every_card_is_a_verbatim_quote_of_its_edgar_document() {
     );
     eprintln!("verified {} receipts on {} cards against {} documents", receipts.len(), dir.with_page(), texts.len());
 }
+
+/// Every executive of the committed extract is proven by its quote: the quote holds each
+/// word of the person's name (as the document writes it, in any case and order, since Forms
+/// 3/4/5 put the last name first) and the whole title offered; titles carry no dates.
+#[test]
+fn every_executive_quote_shows_the_name_and_the_whole_title() {
+    let file = std::fs::File::open("seed/companies.jsonl").expect("seed/companies.jsonl");
+    let companies = gtms::companies::seed::read_companies(std::io::BufReader::new(file)).expect("seed");
+    let months = [
+        "january",
+        "february",
+        "march",
+        "april",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+    ];
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    for c in &companies {
+        for e in &c.executives {
+            let (name, title) = (&e.value().name, &e.value().title);
+            let quote = e.receipt().quote().to_lowercase();
+            let name_shown = name
+                .split_whitespace()
+                .map(|w| w.trim_matches(|ch: char| !ch.is_alphanumeric()).to_lowercase())
+                .filter(|w| w.len() > 1)
+                .all(|w| quote.contains(&w));
+            let lower_title = title.to_lowercase();
+            let dated = lower_title.split_whitespace().any(|w| {
+                months.contains(&w.trim_matches(',')) || (w.len() == 4 && w.chars().all(|ch| ch.is_ascii_digit()))
+            });
+            if !name_shown || !quote.contains(&lower_title) || dated {
+                failures.push(format!("{}: {name} / {title}: {:?}", c.cik, e.receipt().quote()));
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 0);
+    assert!(failures.is_empty(), "{} of {checked} executives not proven:\n{}", failures.len(), failures.join("\n"));
+    eprintln!("{checked} executives proven by their quotes");
+}

@@ -13,6 +13,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 
+use crate::companies;
 use crate::config::{Config, ConfigError, Layer};
 use crate::domain::{Role, Tenant};
 
@@ -77,6 +78,13 @@ enum Command {
         /// The seed directory to write into.
         #[arg(long)]
         out: PathBuf,
+    },
+    /// Fetch recent 10-K, 10-Q, 8-K (+EX-99) and DEF 14A from SEC EDGAR into a corpus directory.
+    EdgarFetch(companies::fetch::FetchArgs),
+    /// Signal tools: `classify` gives the extractor's verdict on JSONL sentences (stdin → stdout).
+    Signals {
+        #[command(subcommand)]
+        command: companies::extract::signals::SignalsCommand,
     },
 }
 
@@ -218,5 +226,7 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Ingest { seed, out, base_url } => data_cmds::ingest(&seed, &out, &base_url),
         Command::ExportStatic { dir } => data_cmds::export_static(&dir),
         Command::EdgarExtract { from, out } => data_cmds::edgar_extract(&from, &out),
+        Command::EdgarFetch(args) => companies::fetch::run_command(args),
+        Command::Signals { command } => companies::extract::signals::run_command(command),
     }
 }

@@ -8,6 +8,7 @@ pub mod directory;
 pub mod enrich;
 pub mod export;
 pub mod extract;
+pub mod fetch;
 pub mod hubs;
 pub mod ingest;
 pub mod names;

@@ -35,6 +35,10 @@ pub struct Statement {
     pub kind: SignalKind,
     /// The claim in words; equal to the receipt's quote unless shortened for display.
     pub text: String,
+    /// When the event happened or is scheduled, as the sentence states it (`YYYY`,
+    /// `YYYY-MM` or `YYYY-MM-DD`); absent when the sentence gives no date.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub event_date: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]

@@ -34,7 +34,7 @@ CALLS = {
     "letter_companies": {"letter": "0-9"},
     "signals_search": {"query": "acquisition", "limit": 5},
     "executives_search": {"query": "chief executive", "limit": 5},
-    "receipt_verify": {"quote": "quarterly cash dividend was $0.26 per share"},
+    "receipt_verify": {"quote": "Abbott completed the acquisition of Cardiovascular Systems"},
     "coverage_stats": {},
     "directory_guide": {},
 }

@@ -1,244 +1,31 @@
-//! Deterministic classification of a company sentence into one `SignalKind`. Each kind has
-//! a list of word patterns matched against the sentence's lowercase words (a pattern word
-//! ending in `*` matches any word with that prefix, and `_` matches any one word). Kinds are tried in the fixed order of
-//! `RULES`, most specific first, and the first kind with a matching pattern wins; a
-//! sentence that matches nothing is not a signal. The same rules are listed in
-//! `docs/company-data.md`; keep the two in step.
+//! Which kind of company event a sentence states, if any. A kind is assigned only by an
+//! *event pattern*: a verb of something done, announced or scheduled ("completed the
+//! acquisition of", "entered into .. credit agreement", "the Board .. declared .. dividend"),
+//! never by a topic word alone, so descriptions, policies and statistics that merely mention
+//! a topic match nothing. Patterns (in `rules.rs`) are word sequences: `a|b` alternatives,
+//! `word*` a prefix, `_` any one word, `..` a gap of up to `GAP` words, `{self}` the company
+//! (we, the Company, its subsidiary, or the first word of its name). The earliest match in
+//! the sentence wins (the main clause usually comes first); at the same position the rule
+//! listed first wins. Exclusions (hedges, accounting, history) live in `exclusions.rs`.
+//! The rules are listed in `docs/signal-rules.md`; keep the two in step.
 
+use super::rules::{RULES, Rule};
 use crate::domain::SignalKind;
 
-/// The rules, in priority order. Patterns are space-separated words.
-pub const RULES: [(SignalKind, &[&str]); 15] = [
-    (
-        SignalKind::LeadershipChange,
-        &[
-            "appointed",
-            "was named",
-            "has been named",
-            "were named",
-            "resign*",
-            "will resign",
-            "will retire",
-            "retired as",
-            "stepped down",
-            "step down",
-            "will succeed",
-            "succeeded",
-            "successor to",
-            "promoted to",
-            "joined the company as",
-            "joined us as",
-        ],
-    ),
-    (
-        SignalKind::Acquisition,
-        &[
-            "acquired",
-            "to acquire",
-            "completed the acquisition",
-            "the acquisition of",
-            "our acquisition of",
-            "its acquisition of",
-            "acquisitions of",
-            "merger agreement",
-            "merged with",
-            "agreement and plan of merger",
-            "business combination with",
-        ],
-    ),
-    (
-        SignalKind::Divestiture,
-        &[
-            "divest*",
-            "spin off",
-            "spun off",
-            "spin-off",
-            "completed the sale",
-            "sold our _ business",
-            "sale of our _ business",
-            "disposition of our",
-            "agreed to sell",
-            "separation of our",
-        ],
-    ),
-    (
-        SignalKind::Partnership,
-        &[
-            "partnership with",
-            "partnered with",
-            "partner with",
-            "strategic alliance",
-            "alliance with",
-            "collaboration agreement",
-            "collaboration with",
-            "joint venture",
-            "co-development",
-            "licensing agreement with",
-            "license agreement with",
-        ],
-    ),
-    (
-        SignalKind::Customer,
-        &[
-            "our customers include",
-            "customers include",
-            "largest customer*",
-            "customer accounted for",
-            "customers accounted for",
-            "were awarded",
-            "we were selected",
-            "was awarded",
-            "contract with the",
-            "contracts with the",
-            "customers such as",
-            "serve customers",
-            "serves customers",
-        ],
-    ),
-    (
-        SignalKind::Restructuring,
-        &[
-            "restructuring",
-            "reduction in force",
-            "workforce reduction",
-            "reduction of our workforce",
-            "layoff*",
-            "headcount reduction*",
-            "cost reduction program",
-            "cost savings program",
-            "closure of",
-            "exit activities",
-            "reorganization of",
-        ],
-    ),
-    (SignalKind::Buyback, &["repurchase*", "buyback*", "buy back", "share repurchase*", "stock repurchase*"]),
-    (SignalKind::Dividend, &["dividend*"]),
-    (
-        SignalKind::CapitalRaise,
-        &[
-            "public offering",
-            "private placement",
-            "net proceeds",
-            "credit facility",
-            "credit agreement",
-            "term loan",
-            "senior notes",
-            "convertible notes",
-            "at-the-market",
-            "at the market offering",
-            "issued and sold",
-            "raised",
-            "equity financing",
-        ],
-    ),
-    (
-        SignalKind::Product,
-        &[
-            "launched",
-            "launch",
-            "launches",
-            "introduced",
-            "unveiled",
-            "new product*",
-            "product launch*",
-            "next-generation",
-            "next generation",
-            "commercial availability",
-            "began shipping",
-            "began selling",
-            "released",
-            "new platform",
-            "new version",
-        ],
-    ),
-    (
-        SignalKind::Expansion,
-        &[
-            "expand*",
-            "expansion",
-            "opened",
-            "new facility",
-            "new facilities",
-            "new plant",
-            "new market*",
-            "new location*",
-            "new store*",
-            "new office*",
-            "broke ground",
-            "construction of",
-            "entered the",
-            "entry into",
-            "new distribution center",
-        ],
-    ),
-    (
-        SignalKind::Hiring,
-        &[
-            "full-time employees",
-            "employees worldwide",
-            "we employed",
-            "approximately _ employees",
-            "approximately _ full-time",
-            "our workforce",
-            "headcount",
-            "hiring",
-            "recruit*",
-            "employees located",
-        ],
-    ),
-    (
-        SignalKind::Regulatory,
-        &[
-            "fda",
-            "regulatory approval*",
-            "approval from the",
-            "clearance",
-            "antitrust",
-            "consent decree",
-            "consent order",
-            "department of justice",
-            "federal trade commission",
-            "epa",
-            "regulated by",
-            "subject to regulation",
-            "subject to extensive regulation",
-            "marketing authorization",
-        ],
-    ),
-    (
-        SignalKind::Outlook,
-        &[
-            "we expect",
-            "we anticipate",
-            "we plan to",
-            "we intend to",
-            "we aim to",
-            "our goal is",
-            "our guidance",
-            "guidance for fiscal",
-            "outlook",
-            "we are targeting",
-            "we target",
-            "we remain committed",
-        ],
-    ),
-    (
-        SignalKind::Risk,
-        &[
-            "adversely affect*",
-            "adverse effect",
-            "material adverse",
-            "could harm",
-            "could be harmed",
-            "could negatively",
-            "may be harmed",
-            "cybersecurity incident*",
-            "security breach*",
-            "we face",
-            "could reduce",
-        ],
-    ),
-];
+/// Most words a `..` may skip.
+pub const GAP: usize = 8;
+
+/// Words that stand for the company itself as the subject of an event.
+const SELF_WORDS: [&str; 7] = ["we", "company", "companys", "company's", "subsidiary", "segment", "registrant"];
+
+/// A matched event: its kind, whether it states something done or announced (rather than
+/// only planned), whether it needs a stated date, and where it starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Event {
+    pub kind: SignalKind,
+    pub at: usize,
+    pub needs_date: bool,
+}
 
 /// Lowercase words of a sentence: letters, digits, `-` and `'` kept, everything else splits,
 /// except that `,` and `.` between digits stay inside a number ("12,000", "3.5").
@@ -251,29 +38,76 @@ pub fn words(sentence: &str) -> Vec<String> {
     joined
         .split(|c: char| !(c.is_alphanumeric() || c == '-' || c == '\'' || c == '\u{2019}'))
         .filter(|w| !w.is_empty())
-        .map(|w| w.trim_matches(['-', '\'', '\u{2019}']).to_lowercase())
+        .map(|w| w.trim_matches(['-', '\'', '\u{2019}']).replace('\u{2019}', "'").to_lowercase())
         .filter(|w| !w.is_empty())
         .collect()
 }
 
-/// The first kind (in `RULES` order) that has a pattern matching the sentence.
-pub fn classify(sentence: &str) -> Option<SignalKind> {
-    let words = words(sentence);
-    RULES.iter().find(|(_, patterns)| patterns.iter().any(|p| matches_pattern(&words, p))).map(|(kind, _)| *kind)
+/// The event a sentence states: the matching rule whose verb comes first (rule order breaks
+/// ties). A pattern opening with `{self} ..` needs the company named at most `GAP` words
+/// before its verb; its position is the verb's, so "we closed the acquisition" is decided
+/// by "closed the acquisition", not by "we".
+pub fn event(words: &[String], name: Option<&str>) -> Option<Event> {
+    let mut best: Option<Event> = None;
+    for Rule { kind, pattern, needs_date } in RULES {
+        let parts: Vec<&str> = pattern.split(' ').collect();
+        let (subject, parts) = match parts.as_slice() {
+            ["{self}", "..", rest @ ..] => (Some(GAP), rest),
+            ["{self}", rest @ ..] => (Some(1), rest),
+            all => (None, all),
+        };
+        if !anchor_present(words, parts) {
+            continue;
+        }
+        let limit = best.map_or(words.len(), |b| b.at);
+        let subject_before = |i: usize| {
+            subject.is_none_or(|gap| words[i.saturating_sub(gap)..i].iter().any(|w| token_matches(w, "{self}", name)))
+        };
+        if let Some(at) = (0..limit).find(|&i| matches_at(words, i, parts, name) && subject_before(i)) {
+            best = Some(Event { kind: *kind, at, needs_date: *needs_date });
+        }
+    }
+    best
 }
 
-/// Whether the pattern's words occur consecutively in `words`.
-fn matches_pattern(words: &[String], pattern: &str) -> bool {
-    let parts: Vec<&str> = pattern.split(' ').collect();
-    if parts.is_empty() || words.len() < parts.len() {
-        return false;
+/// The kind alone (for callers that need no position).
+pub fn classify(sentence: &str, name: Option<&str>) -> Option<SignalKind> {
+    event(&words(sentence), name).map(|e| e.kind)
+}
+
+/// Cheap pre-check: the pattern's first literal token occurs somewhere in the sentence.
+fn anchor_present(words: &[String], parts: &[&str]) -> bool {
+    match parts.iter().find(|p| !matches!(**p, ".." | "_" | "{self}")) {
+        Some(token) => words.iter().any(|w| token_matches(w, token, None)),
+        None => true,
     }
-    words.windows(parts.len()).any(|window| {
-        window.iter().zip(&parts).all(|(w, p)| match p.strip_suffix('*') {
-            Some(prefix) => w.starts_with(prefix),
-            None => *p == "_" || w == p,
-        })
-    })
+}
+
+/// Whether `parts` match `words` starting exactly at `i`.
+fn matches_at(words: &[String], i: usize, parts: &[&str], name: Option<&str>) -> bool {
+    let Some((first, rest)) = parts.split_first() else {
+        return true;
+    };
+    if *first == ".." {
+        return (0..=GAP).any(|skip| i + skip <= words.len() && matches_at(words, i + skip, rest, name));
+    }
+    match words.get(i) {
+        Some(w) if token_matches(w, first, name) => matches_at(words, i + 1, rest, name),
+        _ => false,
+    }
+}
+
+/// One pattern token against one word: `_`, `{self}`, or `|`-separated alternatives, each
+/// exact or a `*` prefix.
+fn token_matches(word: &str, token: &str, name: Option<&str>) -> bool {
+    match token {
+        "_" => true,
+        "{self}" => SELF_WORDS.contains(&word) || name.is_some_and(|n| n == word),
+        _ => token.split('|').any(|alt| match alt.strip_suffix('*') {
+            Some(prefix) => word.starts_with(prefix),
+            None => word == alt,
+        }),
+    }
 }
 
 #[cfg(test)]
@@ -281,48 +115,49 @@ mod tests {
     use super::*;
 
     fn kind(s: &str) -> Option<&'static str> {
-        classify(s).map(SignalKind::as_str)
+        classify(s, None).map(SignalKind::as_str)
     }
 
     #[test]
-    fn each_kind_has_a_rule_that_fires() {
-        let cases = [
-            ("In May 2023, we appointed Jane Doe as Chief Financial Officer.", "leadership_change"),
-            ("In 2023, we acquired Acme Robotics for $120 million.", "acquisition"),
-            ("We completed the sale of our retail segment in 2022.", "divestiture"),
-            ("We entered into a strategic alliance with Microsoft.", "partnership"),
-            ("Our customers include Walmart, Target and Costco.", "customer"),
-            ("We announced a restructuring plan to reduce costs.", "restructuring"),
-            ("Our Board authorized a $5 billion share repurchase program.", "buyback"),
-            ("We paid quarterly dividends of $0.25 per share.", "dividend"),
-            ("We received net proceeds of $300 million from the offering.", "capital_raise"),
-            ("We launched our next-generation platform in 2023.", "product"),
-            ("We opened 42 new stores in Texas.", "expansion"),
-            ("As of December 31, 2023, we had approximately 4,000 full-time employees.", "hiring"),
-            ("We employ approximately 12,500 employees in 30 countries.", "hiring"),
-            ("Our products are subject to extensive regulation by the FDA.", "regulatory"),
-            ("We expect capital expenditures to increase next year.", "outlook"),
-            ("A cybersecurity incident could adversely affect our business.", "risk"),
-        ];
-        for (sentence, expected) in cases {
-            assert_eq!(kind(sentence), Some(expected), "{sentence}");
+    fn gaps_alternatives_prefixes_and_self() {
+        let ws = words("On March 8, 2021, the Company entered into a new unsecured indenture agreement.");
+        assert!(matches_at(&ws, 5, &["company", "entered", "into", "..", "indenture"], None));
+        assert!(token_matches("notes", "shares|notes", None));
+        assert!(token_matches("restructurings", "restructur*", None));
+        assert!(token_matches("acme", "{self}", Some("acme")) && !token_matches("acme", "{self}", None));
+    }
+
+    #[test]
+    fn the_earliest_event_decides_the_kind() {
+        assert_eq!(
+            kind(
+                "On January 18, 2023, in connection with the acquisition of Flooring Liquidators, our subsidiary entered into a promissory note for $5.0 million."
+            ),
+            Some("capital_raise")
+        );
+        assert_eq!(
+            kind("In 2023, we acquired Acme Robotics and entered into a new credit agreement."),
+            Some("acquisition")
+        );
+    }
+
+    #[test]
+    fn topic_words_without_an_event_are_no_signal() {
+        for s in [
+            "Our customers include Walmart, Target and Costco.",
+            "Our products are subject to extensive regulation by the FDA.",
+            "As of December 31, 2023, we had approximately 4,000 full-time employees.",
+            "The Company reviews goodwill for impairment annually as of July 31.",
+        ] {
+            assert_eq!(kind(s), None, "{s}");
         }
     }
 
     #[test]
-    fn earlier_rules_win_and_prefixes_match_whole_words_only() {
-        // Both acquisition and outlook words: acquisition comes first.
-        assert_eq!(kind("We expect to acquire two companies."), Some("acquisition"));
-        assert_eq!(kind("We expect margins to improve."), Some("outlook"));
-        // "expand*" matches "expanded" but "expansive" is no pattern of another kind.
-        assert_eq!(kind("We expanded our plant in Ohio."), Some("expansion"));
-        assert_eq!(kind("Our company makes widgets in Ohio."), None);
-        assert_eq!(kind("We had approximately 2,100 issued patents."), None);
-        assert_eq!(kind("Financing requires acquisition of capital at reasonable rates."), None);
-    }
-
-    #[test]
     fn words_are_lowercased_and_split_on_punctuation() {
-        assert_eq!(words("We (the Company) re-opened, FDA's."), vec!["we", "the", "company", "re-opened", "fda's"]);
+        assert_eq!(
+            words("We (the Company) re-opened, FDA\u{2019}s."),
+            vec!["we", "the", "company", "re-opened", "fda's"]
+        );
     }
 }

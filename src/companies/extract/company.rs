@@ -1,6 +1,6 @@
 //! Building one company's row of the extract from its manifest rows and executive records:
-//! loads its quotable documents (exact or inferred URL, known filing date; never 10-K item
-//! JSON, whose only URL is an index page), collects and ranks statements, receipts
+//! loads its quotable documents (exact or inferred URL, or 10-K item text whose URL is the
+//! filing's EDGAR index page; always a known filing date), collects and ranks statements, receipts
 //! executives and reads Exhibit 21/22 subsidiaries. A full submission contributes only the
 //! `<DOCUMENT>`s that the manifest does not list on their own, so no text counts twice.
 
@@ -66,7 +66,7 @@ pub fn build(
     let name = name_word(&tracked.legal_name);
     let mut all = Vec::new();
     for (i, s) in sources.iter().enumerate().filter(|(_, s)| is_prose(&s.doc_type)) {
-        all.extend(candidates(&s.text, i, name.as_deref()));
+        all.extend(candidates(&s.text, i, &s.form, &s.filed, name.as_deref()));
     }
     let ranked = select(all, |doc| sources[doc].filed.clone(), |c| sources[c.doc].text.contains_verbatim(&c.quote));
     let statements = ranked
@@ -75,7 +75,7 @@ pub fn build(
         .filter_map(|c| {
             let s = &sources[c.doc];
             let receipt = Receipt::new(c.quote.clone(), &s.url, &s.form, &s.filed, &s.accession).ok()?;
-            Some(Claim::new(Statement { kind: c.kind, text: c.quote }, receipt))
+            Some(Claim::new(Statement { kind: c.kind, text: c.quote, event_date: c.event_date }, receipt))
         })
         .collect();
     let execs = executives(exec_records, |url| sources.iter().find(|s| s.url == url).map(|s| &s.text));
@@ -112,7 +112,7 @@ fn load_sources(
 ) -> Result<Vec<Source>, ExtractError> {
     let mut rows: Vec<&ManifestRow> = rows
         .iter()
-        .filter(|r| r.quotable() && r.filed.len() == 10 && r.content_kind != "extracted-items")
+        .filter(|r| (r.quotable() || r.content_kind == "extracted-items") && r.filed.len() == 10)
         .filter(|r| r.is_full_submission() || is_prose(&r.doc_type) || is_subsidiary_list(&r.doc_type))
         .collect();
     rows.sort_by(|a, b| b.filed.cmp(&a.filed).then_with(|| a.local_path.cmp(&b.local_path)));

@@ -1,6 +1,8 @@
 //! Executives from `executives/*.json` (signature blocks, executive-officer tables, Forms
-//! 3/4/5), each receipted by the line of its source document that names the person — the
-//! signature line or table row — so the quote is verbatim. People are deduplicated by
+//! 3/4/5), each receipted by the line of its source document that names the person and
+//! states the title offered — the signature row with its title cell, the officer-table row
+//! or the appointment sentence — so the quote is verbatim and proves the whole claim. A
+//! person whose title no line proves is not emitted (the card never shows a bare name). People are deduplicated by
 //! `titles::person_key`; each keeps the record of the newest filing (officer tables win
 //! ties over signatures, being more descriptive). Only people named in a filing within
 //! `RECENT_DAYS` of the company's newest executive filing are kept, officers before
@@ -124,36 +126,50 @@ fn display_order(person: &str, source_rank: u8) -> String {
     words.join(" ")
 }
 
-/// The document line naming the person (as written there), preferring one that also holds
-/// a word of the title; clipped to a window around the name when long. Verbatim.
+/// The quote that proves a person's title: a document line (signature-table row, officer
+/// table row or sentence) that holds both the person's name as written there and the whole
+/// title offered, clipped to at most `MAX_QUOTE` bytes around the two. `None` when no line
+/// holds both: such a person is not emitted. Verbatim.
 pub fn quote_for(doc: &DocText, person: &str, title: &str) -> Option<String> {
     let needle = person.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase();
-    if needle.is_empty() {
+    let title = title.to_lowercase();
+    if needle.is_empty() || title.is_empty() {
         return None;
     }
-    let title_word = title.split_whitespace().next().unwrap_or("").to_lowercase();
-    let mut fallback = None;
-    for line in &doc.lines {
-        let lower = line.to_lowercase();
-        if lower.len() != line.len() {
-            continue; // byte offsets would not line up
+    // One line first; then two or three consecutive lines, as when a signature table puts
+    // "Name:" and "Title:" on rows of their own (the document text joins lines by a space).
+    for span in 1..=3 {
+        for window in doc.lines.windows(span) {
+            let line = super::text::normalise_whitespace(&window.join(" "));
+            if let Some(quote) = proving_slice(&line, &needle, &title)
+                && doc.contains_verbatim(quote)
+            {
+                return Some(quote.to_owned());
+            }
         }
-        let Some(at) = lower.find(&needle) else {
-            continue;
-        };
-        if !line.is_char_boundary(at) || !line.is_char_boundary(at + needle.len()) {
-            continue;
-        }
-        let quote = clip(line, at, needle.len());
-        if has_contact_data(quote) {
-            continue;
-        }
-        if lower.contains(&title_word) && doc.contains_verbatim(quote) {
-            return Some(quote.to_owned());
-        }
-        fallback.get_or_insert_with(|| quote.to_owned());
     }
-    fallback.filter(|q| doc.contains_verbatim(q))
+    None
+}
+
+/// The slice of `line` (at most `MAX_QUOTE` bytes) holding both the name and the title.
+fn proving_slice<'l>(line: &'l str, needle: &str, title: &str) -> Option<&'l str> {
+    let lower = line.to_lowercase();
+    if lower.len() != line.len() {
+        return None; // byte offsets would not line up
+    }
+    let name_at = lower.find(needle)?;
+    let title_at = nearest(&lower, title, name_at)?;
+    let (start, end) = (name_at.min(title_at), (name_at + needle.len()).max(title_at + title.len()));
+    if end - start > MAX_QUOTE || !line.is_char_boundary(start) || !line.is_char_boundary(end) {
+        return None;
+    }
+    let quote = clip(line, start, end - start);
+    (!has_contact_data(quote)).then_some(quote)
+}
+
+/// The occurrence of `title` in `lower` closest to byte `near`.
+fn nearest(lower: &str, title: &str, near: usize) -> Option<usize> {
+    lower.match_indices(title).map(|(i, _)| i).min_by_key(|&i| i.abs_diff(near))
 }
 
 /// A slice of `line` of at most `MAX_QUOTE` bytes around `[at, at+len)`, cut at spaces.
@@ -252,8 +268,29 @@ mod tests {
     }
 
     #[test]
+    fn a_line_with_the_name_but_not_the_title_proves_nothing() {
+        let doc = DocText::from_lines(vec![
+            "/s/ Jane Roe".into(),
+            "Jane Roe, by signing her name hereto, signs this report under powers of attorney.".into(),
+            "Jane Roe Chief Executive Officer, Europe February 1, 2024".into(),
+        ]);
+        assert_eq!(
+            quote_for(&doc, "Jane Roe", "Chief Executive Officer, Europe").as_deref(),
+            Some("Jane Roe Chief Executive Officer, Europe February 1, 2024")
+        );
+        assert_eq!(quote_for(&doc, "Jane Roe", "Chief Financial Officer"), None);
+        let execs = executives(
+            &[record("Jane Roe", "Chief Executive Officer, Europe February 1, 2024", "2024-11-01", 1)],
+            |_| Some(&doc),
+        );
+        assert_eq!(execs.len(), 1);
+        assert_eq!(execs[0].value().title, "Chief Executive Officer, Europe");
+    }
+
+    #[test]
     fn long_lines_are_clipped_around_the_name() {
         let line = format!("{} /s/ Jane Roe Director {}", "word ".repeat(100), "more ".repeat(100));
+        assert!(line.len() > MAX_QUOTE);
         let doc = DocText::from_lines(vec![crate::companies::extract::text::normalise_whitespace(&line)]);
         let q = quote_for(&doc, "Jane Roe", "Director").unwrap_or_default();
         assert!(q.contains("Jane Roe") && q.len() <= MAX_QUOTE, "{q}");

@@ -8,13 +8,17 @@
 pub mod classify;
 pub mod company;
 pub mod contact;
+pub mod dates;
 pub mod documents;
+pub mod exclusions;
 pub mod executives;
 pub mod manifest;
 pub mod rank;
 pub mod reference;
 pub mod registry;
+pub mod rules;
 pub mod sentences;
+pub mod signals;
 pub mod statements;
 pub mod subsidiaries;
 pub mod text;

@@ -1,6 +1,7 @@
 //! Choosing which statements a company keeps. Candidates from all of a company's
-//! documents are scored (`statements::assess`), lowered by 4 points per year their filing
-//! is older than the company's newest filing, and sorted by score, then newest filing,
+//! documents are scored (`statements::assess`), lowered by 4 points per year their event
+//! (the year the sentence states, else its filing's year) is older than the company's
+//! newest filing, and sorted by score, then newest filing,
 //! then document and position. Near-duplicates (the same words with different figures, as
 //! when a sentence recurs in each year's 10-K) keep only their best copy. Selection is
 //! diverse: first the best statement of each kind, then the rest in order, at most
@@ -34,7 +35,9 @@ pub fn select(
 ) -> Ranked {
     let newest_year = candidates.iter().map(|c| year(&filed_of(c.doc))).max().unwrap_or(0);
     for c in &mut candidates {
-        c.score -= POINTS_PER_YEAR * (newest_year - year(&filed_of(c.doc))).max(0);
+        let event_year = c.event_date.as_deref().map(year).filter(|y| *y > 0);
+        let year = event_year.unwrap_or_else(|| year(&filed_of(c.doc)));
+        c.score -= POINTS_PER_YEAR * (newest_year - year).max(0);
     }
     candidates.sort_by(|a, b| {
         b.score
@@ -84,7 +87,7 @@ mod tests {
     use super::*;
 
     fn cand(kind: SignalKind, quote: &str, score: i32, doc: usize) -> Candidate {
-        Candidate { kind, quote: quote.into(), score, doc, position: 0 }
+        Candidate { kind, quote: quote.into(), score, event_date: None, doc, position: 0 }
     }
 
     fn filed(doc: usize) -> String {

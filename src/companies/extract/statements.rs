@@ -1,17 +1,22 @@
-//! Candidate statements from one document: the sentences a company states about itself,
-//! classified and scored. A sentence qualifies when it is 40..=400 characters, starts
-//! with a capital (or quote/bracket) and ends with `.`, refers to the company ("we",
-//! "our", "us", "the Company", or the first word of its name), is not boilerplate
-//! (forward-looking disclaimers, references to notes or exhibits, table lead-ins,
-//! assurances), is not hedged or negated unless it is a risk or outlook statement, is not
-//! a table row (few digits and dollar signs), holds no contact data
-//! and matches a classification rule. Quotes are slices of the document's own lines, so
-//! they are verbatim by construction; `rank` still verifies each before it is kept.
+//! Candidate statements from one document: the sentences in which a company states an
+//! event of its own. A sentence qualifies when it is 40..=400 characters, starts with a
+//! capital (or quote/bracket) and ends with `.`, refers to the company ("we", "our", "us",
+//! "the Company", or the first word of its name), is not boilerplate (forward-looking
+//! disclaimers, references to notes or exhibits, table lead-ins), not a table row, holds no
+//! contact data, is not excluded (`exclusions.rs`: hedges, accounting, history, background)
+//! and states an event (`classify.rs`). An event dated more than `MAX_EVENT_AGE_MONTHS`
+//! before its filing is history, not a why-now signal. Quotes are slices of the document's
+//! own lines, so they are verbatim by construction; `rank` still verifies each.
 
-use super::classify::{classify, words};
+use super::classify::{event, words};
 use super::contact::has_contact_data;
+use super::dates::{event_date, months_before};
 use super::documents::DocText;
+use super::exclusions::excluded;
 use crate::domain::SignalKind;
+
+/// An event more than two years older than its filing is not a why-now signal.
+pub const MAX_EVENT_AGE_MONTHS: i32 = 24;
 
 pub const MIN_CHARS: usize = 40;
 pub const MAX_CHARS: usize = 400;
@@ -44,28 +49,23 @@ const BOILERPLATE: [&str; 24] = [
     "prospectus supplement",
 ];
 
-/// Words that make a sentence conditional or negative; only risk and outlook statements
-/// may carry them, since a hedged "acquisition" or a denied "dividend" is no signal.
-const HEDGES: [&str; 13] =
-    ["may", "might", "could", "would", "if", "unable", "likely", "not", "no", "never", "cannot", "neither", "whether"];
-
-/// Past-tense verbs that mark a statement as news rather than description.
-const ACTION_WORDS: [&str; 14] = [
-    "completed",
-    "announced",
-    "launched",
-    "acquired",
-    "opened",
-    "signed",
-    "entered",
-    "introduced",
-    "appointed",
-    "agreed",
-    "closed",
-    "expanded",
-    "began",
-    "named",
+/// Words that show a plan or a schedule rather than a completed or announced event.
+const PLAN_WORDS: [&str; 11] = [
+    "will",
+    "plan",
+    "plans",
+    "planned",
+    "expect",
+    "expects",
+    "intend",
+    "intends",
+    "anticipate",
+    "anticipates",
+    "scheduled",
 ];
+
+/// Prospectus forms: their plans are offering boilerplate, only completed events count.
+const PROSPECTUS_FORMS: [&str; 8] = ["S-1", "S-3", "S-4", "F-1", "F-3", "F-4", "424B", "POS AM"];
 
 /// Words in a company name too common to identify it in a sentence.
 const GENERIC_NAME_WORDS: [&str; 16] = [
@@ -93,6 +93,8 @@ pub struct Candidate {
     pub kind: SignalKind,
     pub quote: String,
     pub score: i32,
+    /// The date the sentence gives its event (`YYYY`, `YYYY-MM` or `YYYY-MM-DD`).
+    pub event_date: Option<String>,
     /// Index of the source document in the caller's list.
     pub doc: usize,
     /// Position of the sentence in its document (for stable ordering).
@@ -106,8 +108,18 @@ pub fn name_word(legal_name: &str) -> Option<String> {
     (first.len() >= 4 && !GENERIC_NAME_WORDS.contains(&first.as_str())).then_some(first)
 }
 
-/// Every qualifying sentence of `text`, in document order.
-pub fn candidates(text: &DocText, doc: usize, name_word: Option<&str>) -> Vec<Candidate> {
+/// A sentence that states a company event: its kind, whether it is done or announced
+/// (`trigger`) rather than planned, its score and the date it gives.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Assessed {
+    pub kind: SignalKind,
+    pub trigger: bool,
+    pub score: i32,
+    pub event_date: Option<String>,
+}
+
+/// Every qualifying sentence of `text` (a `form` filed on `filed`), in document order.
+pub fn candidates(text: &DocText, doc: usize, form: &str, filed: &str, name_word: Option<&str>) -> Vec<Candidate> {
     let mut out = Vec::new();
     let mut position = 0;
     for line in &text.lines {
@@ -116,16 +128,18 @@ pub fn candidates(text: &DocText, doc: usize, name_word: Option<&str>) -> Vec<Ca
         }
         for sentence in super::sentences::split_sentences(line) {
             position += 1;
-            if let Some((kind, score)) = assess(sentence, name_word) {
-                out.push(Candidate { kind, quote: sentence.to_owned(), score, doc, position });
+            if let Some(a) = assess(sentence, form, filed, name_word) {
+                let (kind, score, event_date) = (a.kind, a.score, a.event_date);
+                out.push(Candidate { kind, quote: sentence.to_owned(), score, event_date, doc, position });
             }
         }
     }
     out
 }
 
-/// Kind and score of a sentence, or `None` when it does not qualify.
-pub fn assess(sentence: &str, name_word: Option<&str>) -> Option<(SignalKind, i32)> {
+/// The signal a sentence of a `form` filed on `filed` states, or `None` when it states
+/// none. This is the one code path of the extractor and `gtms signals classify`.
+pub fn assess(sentence: &str, form: &str, filed: &str, name_word: Option<&str>) -> Option<Assessed> {
     let len = sentence.chars().count();
     if !(MIN_CHARS..=MAX_CHARS).contains(&len) || !sentence.ends_with('.') {
         return None;
@@ -139,22 +153,29 @@ pub fn assess(sentence: &str, name_word: Option<&str>) -> Option<(SignalKind, i3
         return None;
     }
     let ws = words(sentence);
-    if ws.len() < 7 || !about_company(&ws, &lower, name_word) {
+    if ws.len() < 7 || !about_company(&ws, &lower, name_word) || excluded(&ws, &lower) {
         return None;
     }
-    let kind = classify(sentence)?;
-    let hedged = ws.iter().any(|w| HEDGES.contains(&w.as_str()));
-    if hedged && !matches!(kind, SignalKind::Risk | SignalKind::Outlook) {
+    let found = event(&ws, name_word)?;
+    let event_date = event_date(sentence);
+    let age = event_date.as_deref().and_then(|d| months_before(d, filed));
+    if age.is_some_and(|a| a > MAX_EVENT_AGE_MONTHS) || (found.needs_date && event_date.is_none()) {
         return None;
     }
-    Some((kind, score(kind, sentence, &ws, &lower)))
+    let trigger = !ws.iter().any(|w| PLAN_WORDS.contains(&w.as_str()));
+    if !trigger && PROSPECTUS_FORMS.iter().any(|f| form.starts_with(f)) {
+        return None;
+    }
+    let score = score(found.kind, sentence, trigger, age, &lower);
+    Some(Assessed { kind: found.kind, trigger, score, event_date })
 }
 
-/// Numbers-heavy text is a flattened table, not prose.
+/// Numbers-heavy text (over a quarter digits) is a flattened table, not prose; dated
+/// events with amounts stay below that.
 fn looks_tabular(sentence: &str) -> bool {
     let digits = sentence.chars().filter(char::is_ascii_digit).count();
     let dollars = sentence.matches('$').count();
-    digits * 100 > sentence.len() * 15 || dollars > 4 || sentence.contains("  ") || sentence.contains(" | ")
+    digits * 100 > sentence.len() * 25 || dollars > 4 || sentence.contains("  ") || sentence.contains(" | ")
 }
 
 fn about_company(ws: &[String], lower: &str, name_word: Option<&str>) -> bool {
@@ -163,22 +184,21 @@ fn about_company(ws: &[String], lower: &str, name_word: Option<&str>) -> bool {
         || name_word.is_some_and(|n| ws.iter().any(|w| w == n))
 }
 
-/// Kind weight, plus concreteness (figures, years, action verbs), minus references to the
-/// report itself and length over 300 characters.
-fn score(kind: SignalKind, sentence: &str, ws: &[String], lower: &str) -> i32 {
+/// Kind weight, plus concreteness (a figure, a done or announced event, an event in the
+/// filing's own year), minus references to the report itself and length over 300 characters.
+fn score(kind: SignalKind, sentence: &str, trigger: bool, age_months: Option<i32>, lower: &str) -> i32 {
     let mut score = i32::try_from(kind.weight()).unwrap_or(0);
     if sentence.chars().any(|c| c.is_ascii_digit()) {
         score += 10;
     }
-    if ws
-        .iter()
-        .any(|w| w.len() == 4 && (w.starts_with("19") || w.starts_with("20")) && w.chars().all(|c| c.is_ascii_digit()))
-    {
-        score += 5;
-    }
-    if ws.iter().any(|w| ACTION_WORDS.contains(&w.as_str())) {
+    if trigger {
         score += 10;
     }
+    score += match age_months {
+        Some(a) if a <= 12 => 15,
+        Some(_) => 5,
+        None => 0,
+    };
     if lower.contains("form 10-k") || lower.contains("annual report") || lower.contains("form 10-q") {
         score -= 10;
     }
@@ -192,12 +212,19 @@ fn score(kind: SignalKind, sentence: &str, ws: &[String], lower: &str) -> i32 {
 mod tests {
     use super::*;
 
+    const FILED: &str = "2023-11-20";
+
+    fn kind(s: &str) -> Option<&'static str> {
+        assess(s, "10-K", FILED, None).map(|a| a.kind.as_str())
+    }
+
     #[test]
-    fn a_company_news_sentence_qualifies() {
+    fn a_dated_company_event_qualifies_with_its_date() {
         let s = "In March 2023, we acquired Acme Robotics, a maker of warehouse robots, for $120 million.";
-        let (kind, score) = assess(s, None).unwrap_or((SignalKind::Risk, 0));
-        assert_eq!(kind, SignalKind::Acquisition);
-        assert!(score > 100, "{score}");
+        let a = assess(s, "10-K", FILED, None);
+        assert_eq!(a.as_ref().map(|a| a.kind), Some(SignalKind::Acquisition));
+        assert_eq!(a.as_ref().and_then(|a| a.event_date.as_deref()), Some("2023-03"));
+        assert!(a.as_ref().is_some_and(|a| a.trigger && a.score > 130), "{a:?}");
     }
 
     #[test]
@@ -212,15 +239,32 @@ mod tests {
             "We have not sold our retail business and do not plan to sell it this year.",
             "If we raise capital, we may expand our plant in Ohio with new production lines.",
         ] {
-            assert_eq!(assess(s, None), None, "{s}");
+            assert_eq!(kind(s), None, "{s}");
         }
     }
 
     #[test]
+    fn an_event_over_two_years_before_its_filing_is_history() {
+        let old =
+            "In January 2021, the Company refinanced its existing mortgage and entered into a new credit agreement.";
+        assert_eq!(assess(old, "10-K", "2023-10-16", None), None);
+        assert!(assess(old, "10-K", "2022-10-16", None).is_some());
+    }
+
+    #[test]
+    fn plans_are_signals_without_trigger_but_not_in_prospectuses() {
+        let s = "We plan to open 20 new stores in Texas during 2024.";
+        let a = assess(s, "10-K", FILED, None);
+        assert_eq!(a.as_ref().map(|a| (a.kind, a.trigger)), Some((SignalKind::Expansion, false)));
+        assert_eq!(assess(s, "424B5", FILED, None), None);
+    }
+
+    #[test]
     fn the_company_name_counts_as_self_reference() {
-        let s = "Nvidia launched the Hopper architecture for data center computing in 2022.";
-        assert_eq!(name_word("NVIDIA CORP").as_deref(), Some("nvidia"));
-        assert!(assess(s, Some("nvidia")).is_some());
+        let s = "During this period, Valvoline added 467 net new stores to the system and expanded its service centers internationally into Canada.";
+        assert_eq!(name_word("Valvoline Inc.").as_deref(), Some("valvoline"));
+        assert!(assess(s, "10-K", FILED, Some("valvoline")).is_some());
+        assert_eq!(assess(s, "10-K", FILED, None), None);
         assert_eq!(name_word("AMERICAN EXPRESS CO"), None);
     }
 
@@ -230,9 +274,10 @@ mod tests {
             "Item 1. Business".into(),
             "We opened 42 new stores in Texas during 2023. Our stores sell groceries and household goods.".into(),
         ]);
-        let found = candidates(&doc, 0, None);
+        let found = candidates(&doc, 0, "10-K", FILED, None);
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].kind, SignalKind::Expansion);
+        assert_eq!(found[0].event_date.as_deref(), Some("2023"));
         assert!(doc.contains_verbatim(&found[0].quote));
     }
 }

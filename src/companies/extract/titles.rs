@@ -2,8 +2,9 @@
 //! them. A title loses: the person's own name, dates ("November 29, 2023"), years, ages and
 //! footnote marks, career history (from "since", "from", "effective", "until", "prior to",
 //! "previously", "formerly", "served" onward), parentheticals, comma-separated pieces that
-//! hold no title word (usually another person's name), repeated pieces and dangling words
-//! ("and", "Chief" at the end). A title left empty is no title.
+//! hold no title word (usually another person's name) unless they qualify the title before
+//! them ("Chief Executive Officer, Europe": a region or a business), repeated pieces and
+//! dangling words ("and", "Chief" at the end). A title left empty is no title.
 
 /// Words at least one of which a title piece must contain.
 const TITLE_WORDS: [&str; 32] = [
@@ -39,6 +40,44 @@ const TITLE_WORDS: [&str; 32] = [
     "senior",
     "member",
     "accounting",
+];
+
+/// Words of a piece that qualifies the title before it (a region or a line of business).
+const QUALIFIER_WORDS: [&str; 34] = [
+    "europe",
+    "emea",
+    "americas",
+    "america",
+    "asia",
+    "pacific",
+    "apac",
+    "international",
+    "global",
+    "worldwide",
+    "north",
+    "south",
+    "latin",
+    "china",
+    "japan",
+    "india",
+    "canada",
+    "u.s.",
+    "us",
+    "usa",
+    "operations",
+    "sales",
+    "marketing",
+    "finance",
+    "technology",
+    "products",
+    "services",
+    "retail",
+    "commercial",
+    "digital",
+    "research",
+    "development",
+    "manufacturing",
+    "strategy",
 ];
 
 /// Words that end history in a title cell.
@@ -88,9 +127,11 @@ pub fn clean_title(raw: &str, person: &str) -> Option<String> {
         let words: Vec<&str> = piece.split_whitespace().filter(|w| !is_date_word(w)).collect();
         let piece = trim_dangling(words).join(" ");
         let lower = piece.to_lowercase();
-        let titled =
-            lower.split_whitespace().any(|w| TITLE_WORDS.contains(&w.trim_matches(|c: char| !c.is_alphanumeric())));
-        if titled && !pieces.iter().any(|p| p.eq_ignore_ascii_case(&piece)) {
+        let has = |list: &[&str]| {
+            lower.split_whitespace().any(|w| list.contains(&w.trim_matches(|c: char| !c.is_alphanumeric() && c != '.')))
+        };
+        let qualifies = !pieces.is_empty() && has(&QUALIFIER_WORDS);
+        if (has(&TITLE_WORDS) || qualifies) && !pieces.iter().any(|p| p.eq_ignore_ascii_case(&piece)) {
             pieces.push(piece);
         }
     }

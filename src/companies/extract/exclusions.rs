@@ -1,0 +1,173 @@
+//! What keeps a sentence from being a signal even when it names an event: hedges and
+//! negation (risk factors, conditions), accounting language (policies, charges, fair
+//! values), history and running totals (a career, "to date", figures for several years),
+//! and events told only as background (use of proceeds, "following our acquisition of").
+//! Each list is matched on the sentence's lowercase words; phrases on its lowercase text.
+
+/// Words that make a sentence conditional, negative, an opinion or a risk.
+const HEDGES: [&str; 27] = [
+    "may",
+    "might",
+    "could",
+    "would",
+    "should",
+    "if",
+    "unless",
+    "whether",
+    "unable",
+    "likely",
+    "unlikely",
+    "not",
+    "no",
+    "never",
+    "cannot",
+    "neither",
+    "nor",
+    "believe",
+    "believes",
+    "potential",
+    "potentially",
+    "possible",
+    "possibly",
+    "risk",
+    "risks",
+    "uncertain",
+    "uncertainty",
+];
+
+/// Words of accounting policy and bookkeeping (and amendments of existing agreements).
+const ACCOUNTING: [&str; 27] = [
+    "recognize",
+    "recognized",
+    "recognizes",
+    "recognition",
+    "record",
+    "recorded",
+    "amendment",
+    "amortization",
+    "amortized",
+    "depreciation",
+    "impairment",
+    "impaired",
+    "goodwill",
+    "gaap",
+    "asu",
+    "asc",
+    "carrying",
+    "allowance",
+    "accrued",
+    "estimate",
+    "estimated",
+    "estimates",
+    "intangible",
+    "reclassified",
+    "noncash",
+    "non-cash",
+    "hedging",
+];
+
+/// Words of history, running totals and multi-period statistics.
+const HISTORY: [&str; 7] =
+    ["formerly", "since", "respectively", "totaling", "cumulative", "cumulatively", "aggregating"];
+
+/// Phrases (on lowercase text) that mark accounting, history, statistics or background.
+const PHRASES: [&str; 37] = [
+    "fair value",
+    "accounting firm",
+    "auditor",
+    "before we",
+    "as part of our acquisition",
+    "accounting polic",
+    "accounting standard",
+    "accounting principles",
+    "accounting guidance",
+    "accounted for",
+    "was previously",
+    "previously served",
+    "previously employed",
+    "previously held",
+    "in accordance with",
+    "has served",
+    "served as",
+    "serves as",
+    "prior to joining",
+    "to date",
+    "remained available",
+    "remains available",
+    "following our acquisition",
+    "following the acquisition",
+    "as a result of the acquisition",
+    "continue to",
+    "continues to",
+    "we intend to disclose",
+    "is expected to be",
+    "from time to time",
+    "the purpose of",
+    "our strategy",
+    "our business plan",
+    "financial statements",
+    "pro forma",
+    "diversity",
+    "if any",
+];
+
+/// Whether the words or text exclude the sentence from being a signal.
+pub fn excluded(words: &[String], lower: &str) -> bool {
+    words.iter().enumerate().any(|(i, w)| {
+        let w = w.as_str();
+        (HEDGES.contains(&w) && !is_month_may(words, i)) || ACCOUNTING.contains(&w) || HISTORY.contains(&w)
+    }) || PHRASES.iter().any(|p| lower.contains(p))
+        || uses_proceeds(words)
+}
+
+/// "May 1, 2024" and "May 2024" name the month, not a hedge.
+fn is_month_may(words: &[String], i: usize) -> bool {
+    words[i] == "may" && words.get(i + 1).is_some_and(|n| n.chars().next().is_some_and(|c| c.is_ascii_digit()))
+}
+
+/// "used the net proceeds", "proceeds ... were used", "using the net proceeds": a raise
+/// told only for what its money paid for.
+fn uses_proceeds(words: &[String]) -> bool {
+    let Some(p) = words.iter().position(|w| w == "proceeds") else {
+        return false;
+    };
+    let near = |w: &String| matches!(w.as_str(), "used" | "using" | "use");
+    words[p.saturating_sub(4)..(p + 6).min(words.len())].iter().any(near)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::companies::extract::classify::words;
+
+    fn ex(s: &str) -> bool {
+        excluded(&words(s), &s.to_lowercase())
+    }
+
+    #[test]
+    fn hedges_accounting_history_and_background_are_excluded() {
+        for s in [
+            "We may need additional financing in the future, which may not be available on favorable terms.",
+            "The Company reviews goodwill for impairment annually as of July 31.",
+            "Mr. Morris was previously employed by the Company from 1999 until 2017.",
+            "We paid total annual dividends of $57.5 million, $51.9 million, and $51.0 million during 2023, 2022, and 2021, respectively.",
+            "Our solutions have been installed in more than 475 million vehicles to date.",
+            "Using the net proceeds, plus cash on hand, we repaid certain term loans and financed the acquisition of Brocade.",
+            "Following our acquisition of Ventus, IoT Solutions is comprised of two reporting units.",
+        ] {
+            assert!(ex(s), "{s}");
+        }
+    }
+
+    #[test]
+    fn plain_events_are_not_excluded() {
+        for s in [
+            "On September 8, 2022, the Company entered into a term loan credit agreement with several financial institutions.",
+            "In fiscal year 2023, we announced the acquisition of Smart Apply, Inc., a precision spraying equipment company.",
+            "Jeff Krupp, age 52, joined the Company as Senior Vice President, Human Resources, on March 28, 2022.",
+            "On May 1, 2024, we opened a new distribution center in Columbus, Ohio, adding 300 jobs.",
+        ] {
+            assert!(!ex(s), "{s}");
+        }
+    }
+}
