@@ -77,7 +77,7 @@ pub async fn start(config: Config) -> Result<RunningApp, AppError> {
     let state = AppState::new(config, store).await?;
     first_start_invite(&state).await?;
     seed_workspace(&state).await?;
-    let scheduler = jobs::Scheduler::start(state.clone(), jobs::standard(&state.config().schedules))
+    let scheduler = jobs::Scheduler::start(state.clone(), jobs::all(state.config()))
         .await
         .map_err(|e| AppError::Scheduler(e.to_string()))?;
     let scheme = if tls.is_some() { "https" } else { "http" };

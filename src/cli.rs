@@ -1,6 +1,9 @@
 //! The command line: `serve`, `status`, `edgar-extract` (more commands join as features
 //! land). Usage errors print one line and exit 2; runtime errors print one line and exit 1.
 
+mod backup;
+mod docs;
+
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -66,6 +69,14 @@ enum Command {
         /// Target directory (created if missing).
         dir: PathBuf,
     },
+    /// Copy the data to a new file and verify the copy (online through a running server, or offline).
+    Backup(backup::BackupArgs),
+    /// Verify a backup, then restore it as the data file (server stopped).
+    Restore(backup::RestoreArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions(docs::CompletionsArgs),
+    /// Print the gtms(1) man page, or write every page with --dir.
+    Man(docs::ManArgs),
     EdgarExtract {
         /// The shared data directory (registrants/, reference/, filings/, executives/).
         #[arg(long)]
@@ -262,6 +273,10 @@ fn run(cli: Cli) -> Result<(), String> {
             println!("export-static: {n} files (each with .gz and .br) in {}", dir.display());
             Ok(())
         }
+        Command::Backup(args) => backup::backup(args),
+        Command::Restore(args) => backup::restore(args),
+        Command::Completions(args) => docs::completions(args),
+        Command::Man(args) => docs::man(args),
         Command::EdgarExtract { from, out } => {
             let report = companies::extract::run(&from, &out, true).map_err(|e| e.to_string())?;
             println!("{report}");

@@ -2,6 +2,7 @@
 //! over HTTP. One module per feature area.
 
 mod auth;
+mod backup;
 mod binary;
 mod company_files;
 mod deals;
