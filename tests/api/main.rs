@@ -16,6 +16,7 @@ mod invites_cli;
 mod keys_cli;
 mod mcp;
 mod metrics_jobs;
+mod packaging;
 mod rate_limits;
 mod tls;
 mod workspace_pages;
