@@ -60,7 +60,8 @@ fn registrable(host: &str) -> Option<&str> {
     if !labels_ok || !host.contains('.') || host.split('.').all(|l| l.bytes().all(|b| b.is_ascii_digit())) {
         return None;
     }
-    psl::domain_str(host)
+    let all_digits = |name: &str| name.split('.').all(|l| l.bytes().all(|b| b.is_ascii_digit()));
+    psl::domain_str(host).filter(|r| !all_digits(r))
 }
 
 impl fmt::Display for DomainName {
@@ -93,14 +94,16 @@ mod tests {
         }
     }
 
-    /// Found by the `domain` fuzz target: `lp.www.om` reduced to `www.om`, which did not parse.
+    /// Found by the `domain` fuzz target: `lp.www.om` reduced to `www.om` and `w.a.5.0` to `5.0`,
+    /// neither of which parsed.
     #[test]
     fn every_result_parses_back_to_itself() {
-        for input in ["Lp.www.om", "www.om", "www.example", "a.www.co.uk", "www.apple.com"] {
+        for input in ["Lp.www.om", "www.om", "www.example", "a.www.co.uk", "www.apple.com", "ht_ps://W.A.5.0"] {
             let Ok(first) = DomainName::parse(input) else { continue };
             assert_eq!(DomainName::parse(first.as_str()), Ok(first.clone()), "{input} -> {first}");
         }
         assert_eq!(DomainName::parse("Lp.www.om").map(|d| d.0), Ok("www.om".to_owned()));
+        assert!(DomainName::parse("w.a.5.0").is_err(), "an all-digit registrable part is no company domain");
     }
 
     #[test]
