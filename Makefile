@@ -4,7 +4,7 @@ CARGO ?= cargo
 TARGET := x86_64-unknown-linux-gnu
 SHARED ?= ../shared/data
 
-.PHONY: run test deps dist bench lint seed seed-check static-check ingest quality
+.PHONY: run test deps dist bench lint seed seed-check static-check ingest quality fuzz fuzz-smoke
 
 ## Build and start the appliance in demo mode on http://127.0.0.1:3000
 run:
@@ -32,6 +32,20 @@ static-check:
 ## Benchmarks (wrk against the release binary, with yardsticks) -> BENCHMARKS.md
 bench:
 	bench/run.sh
+
+## Fuzz every parser target (fuzz/) for FUZZ_SECS seconds each; a crash stops with its input in fuzz/artifacts/
+FUZZ_TARGETS := slug domain ticker session_token json_body
+FUZZ_SECS ?= 300
+fuzz:
+	@command -v cargo-fuzz >/dev/null || { echo "cargo-fuzz is missing: cargo install cargo-fuzz --locked"; exit 1; }
+	cd fuzz && for t in $(FUZZ_TARGETS); do \
+	  mkdir -p corpus/$$t && \
+	  RUSTC_BOOTSTRAP=1 cargo fuzz run -O $$t corpus/$$t seeds/$$t -- -max_total_time=$(FUZZ_SECS) -rss_limit_mb=2048 || exit 1; \
+	done
+
+## Each fuzz target for a few seconds (the CI-sized run)
+fuzz-smoke:
+	@$(MAKE) --no-print-directory fuzz FUZZ_SECS=5
 
 ## Formatting and clippy, warnings as errors
 lint:

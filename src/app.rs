@@ -88,7 +88,7 @@ pub async fn start_with_clock(
     let state = AppState::with_clock(config, store, clock).await?;
     first_start_invite(&state).await?;
     seed_workspace(&state).await?;
-    let scheduler = jobs::Scheduler::start(state.clone(), jobs::standard(&state.config().schedules)).await?;
+    let scheduler = jobs::Scheduler::start(state.clone(), jobs::all(state.config())).await?;
     let scheme = if tls.is_some() { "https" } else { "http" };
     tracing::info!(
         %addr, mode = state.config().mode.as_str(), data = %state.config().data.display(), boots = boot.boots,

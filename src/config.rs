@@ -98,6 +98,8 @@ pub struct Config {
     pub failed_auth: crate::auth::guard::AttemptLimits,
     /// argon2 hashes running at once (default: the number of cores).
     pub argon2_concurrency: usize,
+    /// Scheduled backups; `None` unless `backup_dir` is set.
+    pub backup: Option<BackupSettings>,
 }
 
 /// How the accept loop treats connections.
@@ -122,6 +124,20 @@ pub fn default_max_connections() -> usize {
     // Leave room for the data file, the admin socket, logs and the health reserve.
     soft.map(|n| n.saturating_sub(128)).unwrap_or(1024).max(16)
 }
+
+/// Scheduled backups into a directory, with retention.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BackupSettings {
+    pub dir: PathBuf,
+    /// 6-field cron expression (seconds first), UTC.
+    pub schedule: String,
+    /// How many of the job's backups to keep (the newest).
+    pub keep: usize,
+}
+
+/// Daily at 03:15 UTC.
+pub const DEFAULT_BACKUP_SCHEDULE: &str = "0 15 3 * * *";
+pub const DEFAULT_BACKUP_KEEP: usize = 7;
 
 /// Job schedules; each a 6-field cron expression (seconds first), UTC.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
@@ -204,6 +220,9 @@ pub struct Layer {
     pub failed_auth_per_ip: Option<u64>,
     pub failed_auth_per_credential: Option<u64>,
     pub argon2_concurrency: Option<usize>,
+    pub backup_dir: Option<PathBuf>,
+    pub backup_schedule: Option<String>,
+    pub backup_keep: Option<usize>,
 }
 
 /// Merges two layers field by field. The destructuring and the struct literal are both
@@ -251,6 +270,9 @@ impl Layer {
             failed_auth_per_ip,
             failed_auth_per_credential,
             argon2_concurrency,
+            backup_dir,
+            backup_schedule,
+            backup_keep,
         )
     }
 
@@ -304,6 +326,9 @@ impl Layer {
             failed_auth_per_ip: number(&get, "GTMS_FAILED_AUTH_PER_IP")?,
             failed_auth_per_credential: number(&get, "GTMS_FAILED_AUTH_PER_CREDENTIAL")?,
             argon2_concurrency: number(&get, "GTMS_ARGON2_CONCURRENCY")?,
+            backup_dir: path("GTMS_BACKUP_DIR"),
+            backup_schedule: get("GTMS_BACKUP_SCHEDULE"),
+            backup_keep: number(&get, "GTMS_BACKUP_KEEP")?,
         })
     }
 
@@ -398,10 +423,12 @@ impl Layer {
                 ));
             }
         }
+        let backup = backup_settings(self.backup_dir, self.backup_schedule, self.backup_keep)?;
         Ok(Config {
             connections,
             failed_auth,
             argon2_concurrency,
+            backup,
             schedules,
             seed_demo_workspace: self.seed_demo_workspace.unwrap_or(true),
             mcp,
@@ -454,6 +481,31 @@ impl Layer {
         }
         Ok((connections, failed_auth, argon2_concurrency))
     }
+}
+
+fn backup_settings(
+    dir: Option<PathBuf>,
+    schedule: Option<String>,
+    keep: Option<usize>,
+) -> Result<Option<BackupSettings>, ConfigError> {
+    let Some(dir) = dir else {
+        if schedule.is_some() || keep.is_some() {
+            return Err(invalid("backup settings", "backup_schedule and backup_keep need backup_dir"));
+        }
+        return Ok(None);
+    };
+    let schedule = schedule.unwrap_or_else(|| DEFAULT_BACKUP_SCHEDULE.to_owned());
+    if parse_cron(&schedule).is_none() {
+        return Err(invalid(
+            "backup_schedule",
+            format!("{schedule:?} is not a 6-field cron expression (seconds first)"),
+        ));
+    }
+    let keep = keep.unwrap_or(DEFAULT_BACKUP_KEEP);
+    if keep == 0 {
+        return Err(invalid("backup_keep", "must keep at least 1 backup"));
+    }
+    Ok(Some(BackupSettings { dir, schedule, keep }))
 }
 
 fn number<T: std::str::FromStr>(
@@ -579,6 +631,27 @@ mod tests {
         assert!(bad.validate().is_err());
         let half_tls = Layer { tls_cert: Some("c.pem".into()), ..Layer::default() };
         assert!(half_tls.validate().is_err());
+    }
+
+    #[test]
+    fn backups_are_scheduled_only_with_a_directory() {
+        let none = Layer::default().validate().unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(none.backup, None);
+        let file: Layer = toml::from_str("backup_dir = \"/var/backups/gtms\"\nbackup_keep = 3").unwrap_or_default();
+        let cfg = Layer::default().merge(file).validate().unwrap_or_else(|e| panic!("{e}"));
+        let backup = cfg.backup.unwrap_or_else(|| panic!("scheduled"));
+        assert_eq!((backup.keep, backup.schedule.as_str()), (3, DEFAULT_BACKUP_SCHEDULE));
+        let from_env = Layer::from_env(env(&[("GTMS_BACKUP_DIR", "/b"), ("GTMS_BACKUP_SCHEDULE", "0 0 * * * *")]));
+        let cfg = from_env.unwrap_or_default().validate().unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(cfg.backup.map(|b| b.schedule), Some("0 0 * * * *".to_owned()));
+        for bad in [
+            Layer { backup_keep: Some(2), ..Layer::default() },
+            Layer { backup_dir: Some("/b".into()), backup_keep: Some(0), ..Layer::default() },
+            Layer { backup_dir: Some("/b".into()), backup_schedule: Some("daily".into()), ..Layer::default() },
+        ] {
+            assert!(bad.validate().is_err());
+        }
+        assert!(Layer::from_env(env(&[("GTMS_BACKUP_KEEP", "many")])).is_err());
     }
 
     #[test]

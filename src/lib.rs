@@ -23,6 +23,7 @@
 //!   - `jobs`      — the in-process scheduler and its jobs, each with `run_once`
 //!   - `demo`      — the demo workspace (workers, deals, accounts, history) and its generator
 //!   - `limits`    — fixed-window rate limiting and the one injected `Clock`
+//!   - `backup`    — verified online/offline backups, offline restore, scheduled backups with retention
 //! - foundations
 //!   - `store`     — the redb file: tables, versioned bincode records, one file per entity
 //!   - `domain`    — newtypes and rules (receipts, slugs, tickers, roles, stages); no deps on us
@@ -31,6 +32,7 @@
 pub mod admin;
 pub mod app;
 pub mod auth;
+pub mod backup;
 pub mod cli;
 pub mod companies;
 pub mod config;

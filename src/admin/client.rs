@@ -21,6 +21,11 @@ pub enum ClientError {
 }
 
 pub async fn send(socket: &Path, request: &AdminRequest) -> Result<AdminReply, ClientError> {
+    send_within(socket, request, Duration::from_secs(60)).await
+}
+
+/// `send` with a caller-chosen deadline (a backup of a large file takes longer than a minute).
+pub async fn send_within(socket: &Path, request: &AdminRequest, limit: Duration) -> Result<AdminReply, ClientError> {
     let stream = match UnixStream::connect(socket).await {
         Ok(s) => s,
         Err(e) if matches!(e.kind(), std::io::ErrorKind::NotFound | std::io::ErrorKind::ConnectionRefused) => {
@@ -37,5 +42,5 @@ pub async fn send(socket: &Path, request: &AdminRequest) -> Result<AdminReply, C
         BufReader::new(read).read_line(&mut reply).await?;
         Ok::<_, ClientError>(serde_json::from_str(&reply)?)
     };
-    tokio::time::timeout(Duration::from_secs(60), exchange).await.map_err(|_| ClientError::Timeout)?
+    tokio::time::timeout(limit, exchange).await.map_err(|_| ClientError::Timeout)?
 }

@@ -3,6 +3,7 @@
 //! socket beside the data file (mode 0600, JSON lines); with the server stopped the CLI opens
 //! the file itself. Both paths call the same `execute`, so a command behaves the same either way.
 
+mod backup;
 pub mod client;
 mod invites;
 mod keys;
@@ -42,6 +43,10 @@ pub enum AdminRequest {
     InvitesRevoke {
         id: String,
     },
+    /// Copy the live database to `out` (absolute, must not exist) and verify the copy.
+    Backup {
+        out: PathBuf,
+    },
 }
 
 /// The answer: `ok`, a human line, and structured data for `--json` output and tests.
@@ -79,6 +84,7 @@ pub async fn execute(state: &AppState, request: AdminRequest) -> AdminReply {
         AdminRequest::InvitesCreate { role, name } => invites::create(state, role, &name).await,
         AdminRequest::InvitesList => invites::list(state).await,
         AdminRequest::InvitesRevoke { id } => invites::revoke(state, &id).await,
+        AdminRequest::Backup { out } => backup::create(state, &out).await,
     }
 }
 

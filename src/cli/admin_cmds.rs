@@ -58,7 +58,7 @@ fn data_command(data: &DataArgs, request: AdminRequest, json: bool) -> Result<()
     print_reply(reply)
 }
 
-fn print_reply(reply: AdminReply) -> Result<(), String> {
+pub(super) fn print_reply(reply: AdminReply) -> Result<(), String> {
     if reply.ok {
         println!("{}", reply.message);
         Ok(())

@@ -5,7 +5,9 @@
 //! exit 1.
 
 mod admin_cmds;
+mod backup;
 mod data_cmds;
+mod docs;
 mod serve;
 
 use std::path::PathBuf;
@@ -71,6 +73,14 @@ enum Command {
         dir: PathBuf,
     },
     /// Build the receipted company extract (seed/companies.jsonl) from EDGAR documents.
+    /// Copy the data to a new file and verify the copy (online through a running server, or offline).
+    Backup(backup::BackupArgs),
+    /// Verify a backup, then restore it as the data file (server stopped).
+    Restore(backup::RestoreArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions(docs::CompletionsArgs),
+    /// Print the gtms(1) man page, or write every page with --dir.
+    Man(docs::ManArgs),
     EdgarExtract {
         /// The shared data directory (registrants/, reference/, filings/, executives/).
         #[arg(long)]
@@ -228,5 +238,9 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::EdgarExtract { from, out } => data_cmds::edgar_extract(&from, &out),
         Command::EdgarFetch(args) => companies::fetch::run_command(args),
         Command::Signals { command } => companies::extract::signals::run_command(command),
+        Command::Backup(args) => backup::backup(args),
+        Command::Restore(args) => backup::restore(args),
+        Command::Completions(args) => docs::completions(args),
+        Command::Man(args) => docs::man(args),
     }
 }

@@ -37,24 +37,31 @@ impl DomainName {
             return Err(bad());
         }
         let ascii = idna::domain_to_ascii(s).map_err(|_| bad())?;
-        let host = ascii.strip_prefix("www.").unwrap_or(&ascii);
-        let labels_ok = host.split('.').all(|l| {
-            !l.is_empty()
-                && l.len() <= 63
-                && !l.starts_with('-')
-                && !l.ends_with('-')
-                && l.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
-        });
-        if !labels_ok || !host.contains('.') || host.split('.').all(|l| l.bytes().all(|b| b.is_ascii_digit())) {
-            return Err(bad());
-        }
-        let registrable = psl::domain_str(host).ok_or_else(bad)?;
-        Ok(Self(registrable.to_owned()))
+        // `www.` goes first, unless what is left is no domain (`www.om` is itself registrable):
+        // so the result always parses back to itself.
+        let registrable = ascii.strip_prefix("www.").and_then(registrable).or_else(|| registrable(&ascii));
+        Ok(Self(registrable.ok_or_else(bad)?.to_owned()))
     }
 
     pub fn as_str(&self) -> &str {
         &self.0
     }
+}
+
+/// The registrable domain of an ASCII host name, if it is one (labels, not all digits).
+fn registrable(host: &str) -> Option<&str> {
+    let labels_ok = host.split('.').all(|l| {
+        !l.is_empty()
+            && l.len() <= 63
+            && !l.starts_with('-')
+            && !l.ends_with('-')
+            && l.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+    });
+    if !labels_ok || !host.contains('.') || host.split('.').all(|l| l.bytes().all(|b| b.is_ascii_digit())) {
+        return None;
+    }
+    let all_digits = |name: &str| name.split('.').all(|l| l.bytes().all(|b| b.is_ascii_digit()));
+    psl::domain_str(host).filter(|r| !all_digits(r))
 }
 
 impl fmt::Display for DomainName {
@@ -85,6 +92,18 @@ mod tests {
         for (input, want) in cases {
             assert_eq!(DomainName::parse(input).map(|d| d.0), Ok(want.to_owned()), "{input}");
         }
+    }
+
+    /// Found by the `domain` fuzz target: `lp.www.om` reduced to `www.om` and `w.a.5.0` to `5.0`,
+    /// neither of which parsed.
+    #[test]
+    fn every_result_parses_back_to_itself() {
+        for input in ["Lp.www.om", "www.om", "www.example", "a.www.co.uk", "www.apple.com", "ht_ps://W.A.5.0"] {
+            let Ok(first) = DomainName::parse(input) else { continue };
+            assert_eq!(DomainName::parse(first.as_str()), Ok(first.clone()), "{input} -> {first}");
+        }
+        assert_eq!(DomainName::parse("Lp.www.om").map(|d| d.0), Ok("www.om".to_owned()));
+        assert!(DomainName::parse("w.a.5.0").is_err(), "an all-digit registrable part is no company domain");
     }
 
     #[test]

@@ -15,7 +15,7 @@ use serde::Serialize;
 use tokio::sync::broadcast;
 use tokio_cron_scheduler::{Job, JobScheduler, JobSchedulerError};
 
-pub use specs::standard;
+pub use specs::{all, standard};
 
 use crate::config::parse_cron;
 use crate::state::AppState;
@@ -161,7 +161,7 @@ fn rfc3339_ms(ms: i64) -> String {
 pub async fn status(state: &AppState) -> Result<Vec<JobStatus>, crate::store::StoreError> {
     let now = chrono::Utc::now();
     let mut out = Vec::new();
-    for spec in standard(&state.config().schedules) {
+    for spec in all(state.config()) {
         let last = state.store().last_job_run(&spec.name).await?.map(|r| LastRun {
             started_at: rfc3339_ms(r.started_at_ms),
             ended_at: rfc3339_ms(r.ended_at_ms),

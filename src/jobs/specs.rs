@@ -1,13 +1,25 @@
 //! The standard jobs and what each does.
 
 use super::JobSpec;
-use crate::config::Schedules;
+use crate::config::{Config, Schedules};
 use crate::limits::unix_now;
-use crate::{metrics, store};
+use crate::{backup, metrics, store};
 
 pub const METRICS_ROLLUP: &str = "metrics-rollup";
 pub const USAGE_ROLLUP: &str = "usage-rollup";
 pub const CLEANUP: &str = "cleanup";
+
+/// The standard jobs plus the ones the configuration turns on (scheduled backups).
+pub fn all(config: &Config) -> Vec<JobSpec> {
+    let mut specs = standard(&config.schedules);
+    if let Some(settings) = config.backup.clone() {
+        specs.push(JobSpec::new(backup::schedule::JOB, &settings.schedule.clone(), move |state| {
+            let settings = settings.clone();
+            async move { Ok(backup::schedule::run_once(state.store(), &settings).await?) }
+        }));
+    }
+    specs
+}
 
 pub fn standard(schedules: &Schedules) -> Vec<JobSpec> {
     vec![
@@ -25,7 +37,7 @@ pub fn standard(schedules: &Schedules) -> Vec<JobSpec> {
                 + state.auth_limiter().purge_expired(now)
                 + state.api_limiter().purge_expired(now);
             let mut runs = 0;
-            for job in [METRICS_ROLLUP, USAGE_ROLLUP, CLEANUP] {
+            for job in [METRICS_ROLLUP, USAGE_ROLLUP, CLEANUP, backup::schedule::JOB] {
                 runs += state.store().prune_job_runs(job).await?;
             }
             Ok(format!("{windows} expired rate-limit windows, {runs} old job runs (kept {})", store::JOB_RUNS_KEPT))

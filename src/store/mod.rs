@@ -5,6 +5,7 @@
 //! so a caller may acknowledge the write. This module imports no face and no service.
 
 mod api_keys;
+pub mod backup;
 pub(crate) mod codec;
 mod invites;
 mod meta;

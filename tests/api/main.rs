@@ -2,6 +2,7 @@
 //! over HTTP. One module per feature area.
 
 mod auth;
+mod backup;
 mod binary;
 mod company_files;
 mod deals;
@@ -16,6 +17,7 @@ mod invites_cli;
 mod keys_cli;
 mod mcp;
 mod metrics_jobs;
+mod packaging;
 mod rate_limits;
 mod tls;
 mod workspace_pages;
