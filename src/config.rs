@@ -10,6 +10,9 @@ use serde::Deserialize;
 
 use crate::auth::secrets::HashCost;
 
+mod llm;
+pub use llm::{LlmLayer, LlmSettings, Price, Provider};
+
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
     #[error("cannot read config file {path}: {source}")]
@@ -92,6 +95,8 @@ pub struct Config {
     /// Load the demo workspace (workers, deals, accounts, history) on the first start.
     pub seed_demo_workspace: bool,
     pub mcp: McpSettings,
+    /// The language-model provider, its models by task type, and prices.
+    pub llm: LlmSettings,
 }
 
 /// Job schedules; each a 6-field cron expression (seconds first), UTC.
@@ -101,6 +106,7 @@ pub struct Schedules {
     pub metrics_rollup: String,
     pub usage_rollup: String,
     pub cleanup: String,
+    pub memory_compression: String,
 }
 
 impl Default for Schedules {
@@ -109,6 +115,7 @@ impl Default for Schedules {
             metrics_rollup: "0 */5 * * * *".into(),
             usage_rollup: "0 0 * * * *".into(),
             cleanup: "0 30 3 * * *".into(),
+            memory_compression: "0 15 * * * *".into(),
         }
     }
 }
@@ -168,6 +175,7 @@ pub struct Layer {
     pub mcp_allowed_hosts: Option<Vec<String>>,
     pub mcp_allowed_origins: Option<Vec<String>>,
     pub mcp_rate_limit: Option<u64>,
+    pub llm: Option<LlmLayer>,
 }
 
 /// Merges two layers field by field. The destructuring and the struct literal are both
@@ -183,7 +191,11 @@ macro_rules! merge_layers {
 impl Layer {
     /// Overrides this layer's fields with every field `other` sets.
     pub fn merge(self, other: Layer) -> Layer {
-        merge_layers!(
+        let llm = match (self.llm.clone(), other.llm.clone()) {
+            (Some(base), Some(over)) => Some(base.merge(over)),
+            (base, over) => over.or(base),
+        };
+        let merged = merge_layers!(
             self,
             other,
             listen,
@@ -208,7 +220,9 @@ impl Layer {
             mcp_allowed_hosts,
             mcp_allowed_origins,
             mcp_rate_limit,
-        )
+            llm,
+        );
+        Layer { llm, ..merged }
     }
 
     pub fn from_file(path: &Path) -> Result<Layer, ConfigError> {
@@ -254,6 +268,7 @@ impl Layer {
             mcp_allowed_hosts: get("GTMS_MCP_ALLOWED_HOSTS").map(|v| comma_list(&v)),
             mcp_allowed_origins: get("GTMS_MCP_ALLOWED_ORIGINS").map(|v| comma_list(&v)),
             mcp_rate_limit: number(&get, "GTMS_MCP_RATE_LIMIT")?,
+            llm: LlmLayer::from_env(&get)?,
         })
     }
 
@@ -339,6 +354,7 @@ impl Layer {
             ("metrics_rollup", &schedules.metrics_rollup),
             ("usage_rollup", &schedules.usage_rollup),
             ("cleanup", &schedules.cleanup),
+            ("memory_compression", &schedules.memory_compression),
         ] {
             if parse_cron(expr).is_none() {
                 return Err(invalid(
@@ -347,7 +363,9 @@ impl Layer {
                 ));
             }
         }
+        let llm = self.llm.unwrap_or_default().validate()?;
         Ok(Config {
+            llm,
             schedules,
             seed_demo_workspace: self.seed_demo_workspace.unwrap_or(true),
             mcp,
@@ -382,7 +400,8 @@ fn number<T: std::str::FromStr>(
 fn schedules_from_env(get: &impl Fn(&str) -> Option<String>) -> Option<Schedules> {
     let (m, u, c) =
         (get("GTMS_SCHEDULE_METRICS_ROLLUP"), get("GTMS_SCHEDULE_USAGE_ROLLUP"), get("GTMS_SCHEDULE_CLEANUP"));
-    if m.is_none() && u.is_none() && c.is_none() {
+    let mc = get("GTMS_SCHEDULE_MEMORY_COMPRESSION");
+    if m.is_none() && u.is_none() && c.is_none() && mc.is_none() {
         return None;
     }
     let d = Schedules::default();
@@ -390,6 +409,7 @@ fn schedules_from_env(get: &impl Fn(&str) -> Option<String>) -> Option<Schedules
         metrics_rollup: m.unwrap_or(d.metrics_rollup),
         usage_rollup: u.unwrap_or(d.usage_rollup),
         cleanup: c.unwrap_or(d.cleanup),
+        memory_compression: mc.unwrap_or(d.memory_compression),
     })
 }
 

@@ -4,6 +4,7 @@
 
 mod deal;
 mod domain_name;
+mod memory;
 mod receipt;
 mod role;
 mod signal;
@@ -12,6 +13,7 @@ mod ticker;
 
 pub use deal::{ChampionStatus, DealType, Stage};
 pub use domain_name::{DomainError, DomainName};
+pub use memory::{MemoryAddressError, MemoryKey, MemoryScope};
 pub use receipt::{Claim, Receipt, ReceiptError};
 pub use role::Role;
 pub use signal::SignalKind;

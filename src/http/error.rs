@@ -92,9 +92,7 @@ impl ApiError {
                 tracing::error!(cause = %chain(e.as_ref()), "internal error");
                 envelope(status, "internal error")
             }
-            ApiError::Service(e) => {
-                envelope_with_code(status, e.code().unwrap_or(error_code(status)), &e.to_string())
-            }
+            ApiError::Service(e) => envelope_with_code(status, e.code().unwrap_or(error_code(status)), &e.to_string()),
             _ => envelope(status, &self.to_string()),
         };
         if let Some(secs) = self.retry_after() {

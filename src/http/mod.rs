@@ -9,6 +9,7 @@ pub mod error;
 pub mod filters;
 mod health;
 mod login;
+mod memory;
 mod metrics;
 pub mod rate_limit;
 pub mod session;
@@ -26,6 +27,7 @@ pub fn routes(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = s
         .or(client_config::routes(state.clone()))
         .or(deals::routes(state.clone()))
         .or(metrics::routes(state.clone()))
+        .or(memory::routes(state.clone()))
         .or(status_page::routes(state))
         .recover(error::recover)
 }

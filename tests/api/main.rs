@@ -14,6 +14,7 @@ mod ingest;
 mod invites_cli;
 mod keys_cli;
 mod mcp;
+mod memory;
 mod metrics_jobs;
 mod rate_limits;
 mod tls;

@@ -10,6 +10,7 @@ mod company_lookup;
 mod deals;
 mod directory;
 mod guide_tool;
+mod memory;
 mod ops;
 mod receipts;
 
@@ -56,6 +57,12 @@ pub fn all() -> Vec<ToolDef> {
         ToolDef::of::<deals::DealUpdateTool>(),
         ToolDef::of::<deals::PipelineSummaryTool>(),
         ToolDef::of::<deals::AccountBriefTool>(),
+        ToolDef::of::<memory::MemoryTree>(),
+        ToolDef::of::<memory::MemoryGet>(),
+        ToolDef::of::<memory::MemoryWrite>(),
+        ToolDef::of::<memory::MemorySearch>(),
+        ToolDef::of::<memory::MemoryHealth>(),
+        ToolDef::of::<memory::MemoryCompress>(),
         ToolDef::of::<ops::MetricsPipeline>(),
         ToolDef::of::<ops::MetricsTokens>(),
         ToolDef::of::<ops::MetricsConsumption>(),
@@ -135,12 +142,12 @@ mod tests {
     #[test]
     fn every_tool_has_a_valid_schema_and_a_unique_name() {
         let tools = all();
-        assert_eq!(tools.len(), 33);
+        assert_eq!(tools.len(), 39);
         assert_eq!(tools.iter().filter(|t| t.toolset == crate::mcp::registry::Toolset::Company).count(), 22);
         let mut names: Vec<&str> = tools.iter().map(|t| t.name).collect();
         names.sort_unstable();
         names.dedup();
-        assert_eq!(names.len(), 33);
+        assert_eq!(names.len(), 39);
         for t in &tools {
             assert_eq!(t.input_schema.get("type"), Some(&serde_json::json!("object")), "{}", t.name);
             assert_eq!(t.output_schema.get("type"), Some(&serde_json::json!("object")), "{}", t.name);
