@@ -14,6 +14,7 @@ mod metrics;
 pub mod rate_limit;
 pub mod session;
 mod status_page;
+mod ws;
 
 use warp::{Filter, Reply};
 
@@ -28,6 +29,7 @@ pub fn routes(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = s
         .or(deals::routes(state.clone()))
         .or(metrics::routes(state.clone()))
         .or(memory::routes(state.clone()))
+        .or(ws::routes(state.clone()))
         .or(status_page::routes(state))
         .recover(error::recover)
 }

@@ -19,3 +19,4 @@ mod metrics_jobs;
 mod rate_limits;
 mod tls;
 mod workspace_pages;
+mod ws;
