@@ -2,6 +2,7 @@
 //! Routes call services; they never open the store's tables themselves.
 
 pub mod assets;
+mod brain;
 mod client_config;
 mod deals;
 mod enrich;
@@ -29,6 +30,7 @@ pub fn routes(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = s
         .or(deals::routes(state.clone()))
         .or(metrics::routes(state.clone()))
         .or(memory::routes(state.clone()))
+        .or(brain::routes(state.clone()))
         .or(ws::routes(state.clone()))
         .or(status_page::routes(state))
         .recover(error::recover)

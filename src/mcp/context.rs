@@ -144,7 +144,7 @@ mod tests {
     }
 
     fn admin() -> Caller {
-        Caller::Workspace(Principal { sub: "u".into(), role: Role::Admin, name: "a".into() })
+        Caller::Workspace(Principal { sub: "u".into(), role: Role::Admin, name: "a".into(), team: None })
     }
 
     #[test]
@@ -160,7 +160,7 @@ mod tests {
 
     #[test]
     fn writes_need_an_admin_workspace_user() {
-        let viewer = Caller::Workspace(Principal { sub: "v".into(), role: Role::Viewer, name: "v".into() });
+        let viewer = Caller::Workspace(Principal { sub: "v".into(), role: Role::Viewer, name: "v".into(), team: None });
         assert!(admin().may_run(Access::Write));
         assert!(!viewer.may_run(Access::Write) && viewer.may_run(Access::Read));
         assert!(!key().may_run(Access::Write));

@@ -10,7 +10,7 @@ mod entry;
 mod query;
 
 pub use compress::{CompressionReport, DEFAULT_BUDGET_TOKENS, compress, compress_all, compress_worker, entry_tokens};
-pub use entry::{HistoryVersion, KeyHistory, MemoryEntry, WriteRequest};
+pub use entry::{HistoryVersion, KeyHistory, MemoryEntry, WriteRequest, iso_ms};
 pub use query::{
     HealthReport, ScopeTree, SearchHit, SearchResults, Tree, TreeKey, WorkerMemory, health, project, search, tree,
     worker_entry_counts, worker_memory,

@@ -3,6 +3,7 @@
 
 mod auth;
 mod binary;
+mod brain;
 mod company_files;
 mod deals;
 mod enrich;
