@@ -19,6 +19,8 @@
 //!   - `companies` — receipted company model: extractor, seed, ingest, assets, directory, enrich
 //!   - `auth`      — argon2id secrets, `gtms_` API keys (cache, usage), invites and JWT sessions
 //!   - `deals`     — the deal pipeline: lists, detail, summary, stage rules
+//!   - `memory`    — hierarchical memory: scopes, versions, archive, search, tree, health, compression
+//!   - `brain`     — chat per user, context assembly, model providers (demo, OpenAI-compatible, Anthropic), token ledger
 //!   - `metrics`   — the four metric views and their rollups
 //!   - `jobs`      — the in-process scheduler and its jobs, each with `run_once`
 //!   - `demo`      — the demo workspace (workers, deals, accounts, history) and its generator
@@ -27,6 +29,7 @@
 //!   - `store`     — the redb file: tables, versioned bincode records, one file per entity
 //!   - `domain`    — newtypes and rules (receipts, slugs, tickers, roles, stages); no deps on us
 //!   - `error`     — `ErrorKind` and `ServiceError`: the one error vocabulary faces map once
+//!   - `events`    — the in-process broadcast bus behind `/ws`
 
 pub mod admin;
 pub mod app;

@@ -188,6 +188,7 @@ WORKSPACE_CALLS = {
     "pipeline_summary": {}, "account_brief": {"id": "deal-001"}, "metrics_pipeline": {}, "metrics_tokens": {},
     "metrics_consumption": {}, "metrics_workers": {},
     "memory_tree": {}, "memory_search": {"q": "pricing objections"}, "memory_health": {"worker_id": "sdr"},
+    "brain_chat": {"message": "What do we know about Apple?"}, "brain_history": {}, "brain_history_clear": {},
 }
 DEAL_TOOLS = {"deals_list", "deal_get", "deal_update", "pipeline_summary", "account_brief"}
 MEMORY_TOOLS = {"memory_tree", "memory_get", "memory_write", "memory_search", "memory_health", "memory_compress"}
