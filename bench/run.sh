@@ -19,7 +19,7 @@ trap cleanup EXIT
 source bench/lib.sh
 
 GTMS_PORT=3201 HELLO_PORT=3202
-GTMS_LOG=warn GTMS_ENRICH_RATE_LIMIT=1000000000 target/release/gtms serve --listen 127.0.0.1:$GTMS_PORT --data "$work/bench.redb" >/dev/null 2>"$work/gtms.log" &
+GTMS_LOG=warn GTMS_ENRICH_RATE_LIMIT=1000000000 GTMS_API_RATE_LIMIT=1000000000 target/release/gtms serve --listen 127.0.0.1:$GTMS_PORT --data "$work/bench.redb" >/dev/null 2>"$work/gtms.log" &
 pids+=($!)
 target/release/examples/hello 127.0.0.1:$HELLO_PORT >/dev/null &
 pids+=($!)

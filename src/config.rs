@@ -10,6 +10,9 @@ use serde::Deserialize;
 
 use crate::auth::secrets::HashCost;
 
+mod llm;
+pub use llm::{LlmLayer, LlmSettings, Price, Provider};
+
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
     #[error("cannot read config file {path}: {source}")]
@@ -100,6 +103,8 @@ pub struct Config {
     pub argon2_concurrency: usize,
     /// Scheduled backups; `None` unless `backup_dir` is set.
     pub backup: Option<BackupSettings>,
+    /// The language-model provider, its models by task type, and prices.
+    pub llm: LlmSettings,
 }
 
 /// How the accept loop treats connections.
@@ -146,6 +151,7 @@ pub struct Schedules {
     pub metrics_rollup: String,
     pub usage_rollup: String,
     pub cleanup: String,
+    pub memory_compression: String,
 }
 
 impl Default for Schedules {
@@ -154,6 +160,7 @@ impl Default for Schedules {
             metrics_rollup: "0 */5 * * * *".into(),
             usage_rollup: "0 0 * * * *".into(),
             cleanup: "0 30 3 * * *".into(),
+            memory_compression: "0 15 * * * *".into(),
         }
     }
 }
@@ -223,6 +230,7 @@ pub struct Layer {
     pub backup_dir: Option<PathBuf>,
     pub backup_schedule: Option<String>,
     pub backup_keep: Option<usize>,
+    pub llm: Option<LlmLayer>,
 }
 
 /// Merges two layers field by field. The destructuring and the struct literal are both
@@ -238,7 +246,11 @@ macro_rules! merge_layers {
 impl Layer {
     /// Overrides this layer's fields with every field `other` sets.
     pub fn merge(self, other: Layer) -> Layer {
-        merge_layers!(
+        let llm = match (self.llm.clone(), other.llm.clone()) {
+            (Some(base), Some(over)) => Some(base.merge(over)),
+            (base, over) => over.or(base),
+        };
+        let merged = merge_layers!(
             self,
             other,
             listen,
@@ -273,7 +285,9 @@ impl Layer {
             backup_dir,
             backup_schedule,
             backup_keep,
-        )
+            llm,
+        );
+        Layer { llm, ..merged }
     }
 
     pub fn from_file(path: &Path) -> Result<Layer, ConfigError> {
@@ -329,6 +343,7 @@ impl Layer {
             backup_dir: path("GTMS_BACKUP_DIR"),
             backup_schedule: get("GTMS_BACKUP_SCHEDULE"),
             backup_keep: number(&get, "GTMS_BACKUP_KEEP")?,
+            llm: LlmLayer::from_env(&get)?,
         })
     }
 
@@ -415,6 +430,7 @@ impl Layer {
             ("metrics_rollup", &schedules.metrics_rollup),
             ("usage_rollup", &schedules.usage_rollup),
             ("cleanup", &schedules.cleanup),
+            ("memory_compression", &schedules.memory_compression),
         ] {
             if parse_cron(expr).is_none() {
                 return Err(invalid(
@@ -424,7 +440,9 @@ impl Layer {
             }
         }
         let backup = backup_settings(self.backup_dir, self.backup_schedule, self.backup_keep)?;
+        let llm = self.llm.unwrap_or_default().validate()?;
         Ok(Config {
+            llm,
             connections,
             failed_auth,
             argon2_concurrency,
@@ -522,7 +540,8 @@ fn number<T: std::str::FromStr>(
 fn schedules_from_env(get: &impl Fn(&str) -> Option<String>) -> Option<Schedules> {
     let (m, u, c) =
         (get("GTMS_SCHEDULE_METRICS_ROLLUP"), get("GTMS_SCHEDULE_USAGE_ROLLUP"), get("GTMS_SCHEDULE_CLEANUP"));
-    if m.is_none() && u.is_none() && c.is_none() {
+    let mc = get("GTMS_SCHEDULE_MEMORY_COMPRESSION");
+    if m.is_none() && u.is_none() && c.is_none() && mc.is_none() {
         return None;
     }
     let d = Schedules::default();
@@ -530,6 +549,7 @@ fn schedules_from_env(get: &impl Fn(&str) -> Option<String>) -> Option<Schedules
         metrics_rollup: m.unwrap_or(d.metrics_rollup),
         usage_rollup: u.unwrap_or(d.usage_rollup),
         cleanup: c.unwrap_or(d.cleanup),
+        memory_compression: mc.unwrap_or(d.memory_compression),
     })
 }
 

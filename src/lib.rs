@@ -19,6 +19,8 @@
 //!   - `companies` — receipted company model: extractor, EDGAR fetch, seed, ingest, assets, directory, enrich
 //!   - `auth`      — argon2id secrets (bounded, pooled memory), the failed-attempt guard, `gtms_` API keys (cache, usage), invites and JWT sessions
 //!   - `deals`     — the deal pipeline: lists, detail, summary, stage rules
+//!   - `memory`    — hierarchical memory: scopes, versions, archive, search, tree, health, compression
+//!   - `brain`     — chat per user, context assembly, model providers (demo, OpenAI-compatible, Anthropic), token ledger
 //!   - `metrics`   — the four metric views and their rollups
 //!   - `jobs`      — the in-process scheduler and its jobs, each with `run_once`
 //!   - `demo`      — the demo workspace (workers, deals, accounts, history) and its generator
@@ -28,11 +30,13 @@
 //!   - `store`     — the redb file: tables, versioned bincode records, one file per entity
 //!   - `domain`    — newtypes and rules (receipts, slugs, tickers, roles, stages); no deps on us
 //!   - `error`     — `ErrorKind` and `ServiceError`: the one error vocabulary faces map once
+//!   - `events`    — the in-process broadcast bus behind `/ws`
 
 pub mod admin;
 pub mod app;
 pub mod auth;
 pub mod backup;
+pub mod brain;
 pub mod cli;
 pub mod companies;
 pub mod config;
@@ -40,10 +44,12 @@ pub mod deals;
 pub mod demo;
 pub mod domain;
 pub mod error;
+pub mod events;
 pub mod http;
 pub mod jobs;
 pub mod limits;
 pub mod mcp;
+pub mod memory;
 pub mod metrics;
 pub mod server;
 pub mod shutdown;

@@ -25,6 +25,8 @@ pub enum StateError {
     Directory(#[from] DirectoryError),
     #[error("loading credentials: {0}")]
     Auth(#[from] AuthError),
+    #[error("language model: {0}")]
+    Llm(#[from] crate::brain::ModelError),
 }
 
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -46,6 +48,7 @@ struct Inner {
     api_limiter: FixedWindow,
     clock: Arc<dyn Clock>,
     hasher: Hasher,
+    llm: Arc<crate::brain::Llm>,
     started: Instant,
 }
 
@@ -80,7 +83,9 @@ impl AppState {
         let enrich_limiter = FixedWindow::new(config.enrich_rate_limit, 60);
         let auth_limiter = FixedWindow::new(limits.auth, limits.window_secs);
         let api_limiter = FixedWindow::new(limits.api, limits.window_secs);
+        let llm = Arc::new(crate::brain::Llm::from_settings(&config.llm)?);
         let inner = Inner {
+            llm,
             config,
             store,
             assets,
@@ -147,6 +152,16 @@ impl AppState {
     /// The embedded keyless company files.
     pub fn assets(&self) -> &Arc<AssetTable> {
         &self.inner.assets
+    }
+
+    /// The language-model provider chosen at start-up, routed by task type.
+    pub fn llm(&self) -> &Arc<crate::brain::Llm> {
+        &self.inner.llm
+    }
+
+    /// The event bus behind `/ws`.
+    pub fn events(&self) -> &crate::events::Events {
+        self.inner.store.events()
     }
 
     pub fn uptime_secs(&self) -> u64 {

@@ -11,6 +11,8 @@ pub struct Principal {
     pub sub: String,
     pub role: Role,
     pub name: String,
+    /// The user's team, whose `team:<id>` memory the Brain injects.
+    pub team: Option<String>,
 }
 
 /// A caller whose role does not allow the operation.
@@ -39,7 +41,7 @@ mod tests {
     use super::*;
 
     fn principal(role: Role) -> Principal {
-        Principal { sub: "u".into(), role, name: "n".into() }
+        Principal { sub: "u".into(), role, name: "n".into(), team: None }
     }
 
     #[test]

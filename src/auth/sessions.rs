@@ -265,7 +265,7 @@ impl Sessions {
         if state.revoked || state.version != claims.ver || state.role != claims.role {
             return Err(AuthError::InvalidCredentials);
         }
-        Ok(Principal { sub: claims.sub, role: claims.role, name: state.name.clone() })
+        Ok(Principal { sub: claims.sub, role: claims.role, name: state.name.clone(), team: None })
     }
 }
 

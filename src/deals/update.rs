@@ -42,7 +42,7 @@ pub async fn update(
     match outcome {
         None => Err(DealError::NotFound(id.to_owned())),
         Some(Err(e)) => Err(e),
-        Some(Ok(deal)) => Ok((&deal).into()),
+        Some(Ok(deal)) => Ok(store.events().publish_value(crate::events::DEAL_UPDATED, DealDetail::from(&deal))),
     }
 }
 

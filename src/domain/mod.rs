@@ -4,6 +4,7 @@
 
 mod deal;
 mod domain_name;
+mod memory;
 mod receipt;
 mod role;
 mod signal;
@@ -14,6 +15,7 @@ mod values;
 
 pub use deal::{ChampionStatus, DealType, Stage};
 pub use domain_name::{DomainError, DomainName};
+pub use memory::{MemoryAddressError, MemoryKey, MemoryScope};
 pub use receipt::{Claim, Receipt, ReceiptError};
 pub use role::Role;
 pub use signal::SignalKind;

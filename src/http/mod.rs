@@ -2,6 +2,7 @@
 //! Routes call services; they never open the store's tables themselves.
 
 pub mod assets;
+mod brain;
 mod client_config;
 mod deals;
 mod enrich;
@@ -10,11 +11,13 @@ pub mod filters;
 mod health;
 mod home;
 mod login;
+mod memory;
 mod metrics;
 mod query;
 pub mod rate_limit;
 pub mod session;
 mod status_page;
+mod ws;
 
 use warp::{Filter, Reply};
 
@@ -28,6 +31,9 @@ pub fn routes(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = s
         .or(client_config::routes(state.clone()))
         .or(deals::routes(state.clone()))
         .or(metrics::routes(state.clone()))
+        .or(memory::routes(state.clone()))
+        .or(brain::routes(state.clone()))
+        .or(ws::routes(state.clone()))
         .or(status_page::routes(state.clone()))
         .or(home::routes(state))
         .recover(error::recover)

@@ -8,6 +8,7 @@ use crate::{backup, metrics, store};
 pub const METRICS_ROLLUP: &str = "metrics-rollup";
 pub const USAGE_ROLLUP: &str = "usage-rollup";
 pub const CLEANUP: &str = "cleanup";
+pub const MEMORY_COMPRESSION: &str = "memory-compression";
 
 /// The standard jobs plus the ones the configuration turns on (scheduled backups).
 pub fn all(config: &Config) -> Vec<JobSpec> {
@@ -24,7 +25,11 @@ pub fn all(config: &Config) -> Vec<JobSpec> {
 pub fn standard(schedules: &Schedules) -> Vec<JobSpec> {
     vec![
         JobSpec::new(METRICS_ROLLUP, &schedules.metrics_rollup, |state| async move {
-            metrics::rollup_all(state.store(), chrono::Utc::now().timestamp()).await?;
+            let at = metrics::rollup_all(state.store(), chrono::Utc::now().timestamp()).await?;
+            state.events().publish(
+                crate::events::METRICS_ROLLUP,
+                serde_json::json!({ "views": metrics::VIEWS, "computedAt": at }),
+            );
             Ok(format!("{} views", metrics::VIEWS.len()))
         }),
         JobSpec::new(USAGE_ROLLUP, &schedules.usage_rollup, |state| async move {
@@ -37,10 +42,16 @@ pub fn standard(schedules: &Schedules) -> Vec<JobSpec> {
                 + state.auth_limiter().purge_expired(now)
                 + state.api_limiter().purge_expired(now);
             let mut runs = 0;
-            for job in [METRICS_ROLLUP, USAGE_ROLLUP, CLEANUP, backup::schedule::JOB] {
+            for job in [METRICS_ROLLUP, USAGE_ROLLUP, CLEANUP, MEMORY_COMPRESSION, backup::schedule::JOB] {
                 runs += state.store().prune_job_runs(job).await?;
             }
             Ok(format!("{windows} expired rate-limit windows, {runs} old job runs (kept {})", store::JOB_RUNS_KEPT))
+        }),
+        JobSpec::new(MEMORY_COMPRESSION, &schedules.memory_compression, |state| async move {
+            let reports = crate::memory::compress_all(state.store(), state.llm()).await.map_err(|e| e.to_string())?;
+            let folded: usize = reports.iter().map(|r| r.folded.len()).sum();
+            let compressed = reports.iter().filter(|r| r.compressed).count();
+            Ok(format!("{} worker scopes checked, {compressed} compressed, {folded} entries folded", reports.len()))
         }),
     ]
 }

@@ -154,7 +154,7 @@ mod tests {
     }
 
     fn admin() -> Caller {
-        Caller::Workspace(Principal { sub: "u".into(), role: Role::Admin, name: "a".into() })
+        Caller::Workspace(Principal { sub: "u".into(), role: Role::Admin, name: "a".into(), team: None })
     }
 
     #[test]

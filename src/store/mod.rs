@@ -6,8 +6,11 @@
 
 mod api_keys;
 pub mod backup;
+mod brain;
 pub(crate) mod codec;
+mod group_commit;
 mod invites;
+mod memory;
 mod meta;
 #[cfg(test)]
 mod migrations_test;
@@ -22,8 +25,10 @@ use std::sync::Arc;
 use redb::Database;
 
 pub use api_keys::{ApiKeyRecord, UsageDelta};
+pub use brain::{ChatRecord, ModelCall, SUMMARY_ROLE, Summarize, ThreadRecord};
 pub use codec::{CodecError, SCHEMA_VERSION};
 pub use invites::InviteRecord;
+pub use memory::{CompressionRecord, FoldPlan, MemoryOutcome, MemoryRecord, MemoryWrite, VersionState};
 pub use meta::BootRecord;
 pub use rollups::{JOB_RUNS_KEPT, JobRun, Rollup};
 pub use workspace::{
@@ -42,6 +47,9 @@ pub enum StoreError {
     Codec(#[from] CodecError),
     #[error("database task failed: {0}")]
     Task(#[from] tokio::task::JoinError),
+    /// The shared commit of a batch of writes failed (the cause is logged once).
+    #[error("group commit: {0}")]
+    GroupCommit(String),
 }
 
 impl crate::error::ServiceError for StoreError {
@@ -63,6 +71,11 @@ from_redb!(redb::TransactionError, redb::TableError, redb::StorageError, redb::C
 pub struct Store {
     db: Arc<Database>,
     path: PathBuf,
+    /// The event bus travels with the store: every service holds the store, and publishes
+    /// on it after its transaction committed.
+    events: crate::events::Events,
+    /// Batches concurrent memory writes into one commit.
+    memory_log: Arc<memory::MemoryLog>,
 }
 
 impl Store {
@@ -73,13 +86,23 @@ impl Store {
             redb::DatabaseError::DatabaseAlreadyOpen => StoreError::AlreadyInUse(path.to_owned()),
             source => StoreError::Open { path: path.to_owned(), source },
         })?;
-        let store = Self { db: Arc::new(db), path: path.to_owned() };
+        let store = Self {
+            db: Arc::new(db),
+            path: path.to_owned(),
+            events: crate::events::Events::new(),
+            memory_log: Arc::default(),
+        };
         store.create_tables()?;
         Ok(store)
     }
 
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// The in-process event bus (`/ws`).
+    pub fn events(&self) -> &crate::events::Events {
+        &self.events
     }
 
     fn create_tables(&self) -> Result<(), StoreError> {

@@ -4,6 +4,7 @@
 use redb::{TableDefinition, WriteTransaction};
 
 use super::StoreError;
+pub(crate) use super::records::RecordTable;
 
 /// Server-wide singletons: boot record, the generated JWT secret.
 pub const META: TableDefinition<&str, &[u8]> = TableDefinition::new("meta");
@@ -32,6 +33,24 @@ pub const ROLLUPS: TableDefinition<&str, &[u8]> = TableDefinition::new("rollups"
 /// Scheduler job runs: `"<job>/<started unix nanos, zero-padded>"` -> `JobRun`.
 pub const JOB_RUNS: TableDefinition<&str, &[u8]> = TableDefinition::new("job_runs");
 
+/// Live memory entries: `"<scope>/<key>"` -> `MemoryRecord`.
+pub const MEMORY: TableDefinition<&str, &[u8]> = TableDefinition::new("memory");
+/// Superseded memory versions: `"<scope>/<key>/<version:010>"` -> `MemoryRecord`.
+pub const MEMORY_VERSIONS: TableDefinition<&str, &[u8]> = TableDefinition::new("memory_versions");
+/// Entries folded by compression, same keys as `MEMORY_VERSIONS`.
+pub const MEMORY_ARCHIVE: TableDefinition<&str, &[u8]> = TableDefinition::new("memory_archive");
+/// The last compression per worker id (`CompressionRecord`).
+pub const MEMORY_COMPRESSIONS: TableDefinition<&str, &[u8]> = TableDefinition::new("memory_compressions");
+
+/// Chat threads by user (`ThreadRecord`).
+pub const BRAIN_THREADS: TableDefinition<&str, &[u8]> = TableDefinition::new("brain_threads");
+/// Chat messages: `"<sub>/<seq:010>"` -> `ChatRecord`.
+pub const BRAIN_MESSAGES: TableDefinition<&str, &[u8]> = TableDefinition::new("brain_messages");
+/// Chat messages folded into a thread's summary, same keys.
+pub const BRAIN_ARCHIVE: TableDefinition<&str, &[u8]> = TableDefinition::new("brain_archive");
+/// The model-call ledger: `"<unix ms:013>/<uuid>"` -> `ModelCall`.
+pub const MODEL_CALLS: TableDefinition<&str, &[u8]> = TableDefinition::new("model_calls");
+
 /// Opens every table once so readers never meet a missing table.
 pub fn create_all(txn: &WriteTransaction) -> Result<(), StoreError> {
     txn.open_table(META)?;
@@ -39,6 +58,12 @@ pub fn create_all(txn: &WriteTransaction) -> Result<(), StoreError> {
     txn.open_table(KEY_USAGE)?;
     txn.open_table(INVITES)?;
     for table in [WORKERS, DEALS, ACCOUNTS, RUNS, TOKENS, ROLLUPS, JOB_RUNS] {
+        txn.open_table(table)?;
+    }
+    for table in [MEMORY, MEMORY_VERSIONS, MEMORY_ARCHIVE, MEMORY_COMPRESSIONS, BRAIN_THREADS, BRAIN_MESSAGES] {
+        txn.open_table(table)?;
+    }
+    for table in [BRAIN_ARCHIVE, MODEL_CALLS] {
         txn.open_table(table)?;
     }
     Ok(())

@@ -4,6 +4,7 @@
 mod auth;
 mod backup;
 mod binary;
+mod brain;
 mod company_files;
 mod deals;
 mod enrich;
@@ -16,8 +17,10 @@ mod ingest;
 mod invites_cli;
 mod keys_cli;
 mod mcp;
+mod memory;
 mod metrics_jobs;
 mod packaging;
 mod rate_limits;
 mod tls;
 mod workspace_pages;
+mod ws;

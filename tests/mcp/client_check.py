@@ -167,10 +167,10 @@ async def tool_checks(base, key):
 async def toolset_checks(base, token):
     cases = [
         ("/mcp?toolsets=company,readonly", None, 22),
-        ("/mcp", {"x-mcp-toolsets": "deals,memory"}, len(DEAL_TOOLS)),
+        ("/mcp", {"x-mcp-toolsets": "deals,memory"}, len(DEAL_TOOLS) + len(MEMORY_TOOLS)),
         ("/mcp?toolsets=deals,readonly", None, len(DEAL_TOOLS) - 1),
         ("/mcp?toolsets=deals", {"x-mcp-toolsets": "company"}, 22),
-        ("/mcp", None, 22 + len(WORKSPACE_CALLS) + 1),
+        ("/mcp", None, 22 + len(WORKSPACE_CALLS) + len(OTHER_WORKSPACE_TOOLS)),
     ]
     for path, headers, expected in cases:
         http, transport = await session(base, token, path, headers)
@@ -187,8 +187,13 @@ WORKSPACE_CALLS = {
     "health": {}, "tasks_status": {}, "deals_list": {"stage": "proposal", "limit": 3}, "deal_get": {"id": "deal-001"},
     "pipeline_summary": {}, "account_brief": {"id": "deal-001"}, "metrics_pipeline": {}, "metrics_tokens": {},
     "metrics_consumption": {}, "metrics_workers": {},
+    "memory_tree": {}, "memory_search": {"q": "pricing objections"}, "memory_health": {"worker_id": "sdr"},
+    "brain_chat": {"message": "What do we know about Apple?"}, "brain_history": {}, "brain_history_clear": {},
 }
 DEAL_TOOLS = {"deals_list", "deal_get", "deal_update", "pipeline_summary", "account_brief"}
+MEMORY_TOOLS = {"memory_tree", "memory_get", "memory_write", "memory_search", "memory_health", "memory_compress"}
+# Workspace tools not in WORKSPACE_CALLS: the writes, and memory_get (it needs an entry; checked as admin).
+OTHER_WORKSPACE_TOOLS = {"deal_update", "memory_write", "memory_compress", "memory_get"}
 
 
 async def workspace_checks(base, viewer, admin):
@@ -206,6 +211,8 @@ async def workspace_checks(base, viewer, admin):
                f"deal_update is a write: {update.annotations}")
             res = await s.call_tool("deal_update", {"id": "deal-001", "changes": {"nextStep": "x"}})
             ok(res.is_error is True and "forbidden" in res.content[0].text, f"viewer deal_update: {res.content}")
+            res = await s.call_tool("memory_write", {"scope": "org", "key": "k", "value": "v"})
+            ok(res.is_error is True and "forbidden" in res.content[0].text, f"viewer memory_write: {res.content}")
             res = await s.call_tool("deal_get", {"id": "deal-999"})
             ok(res.is_error is True and "not_found" in res.content[0].text, "unknown deal is isError")
     http, transport = await session(base, admin)
@@ -215,6 +222,16 @@ async def workspace_checks(base, viewer, admin):
             res = await s.call_tool("deal_update", {"id": "deal-001", "changes": {"nextStep": "Sent by an agent"}})
             ok(res.is_error is not True and res.structured_content["nextStep"] == "Sent by an agent",
                f"admin deal_update: {res.content}")
+            tools = {t.name: t for t in (await s.list_tools()).tools}
+            write = {"scope": "org", "key": "icp", "value": "Mid-market US banks", "tags": ["sales"]}
+            for name, args in [("memory_write", write), ("memory_get", {"scope": "org", "key": "icp"}),
+                               ("memory_get", {"scope": "org", "key": "icp", "history": True}),
+                               ("memory_compress", {"worker_id": "sdr"})]:
+                res = await s.call_tool(name, args)
+                ok(res.is_error is not True, f"admin {name}({args}): {res.content}")
+                jsonschema.validate(res.structured_content, tools[name].output_schema)
+            res = await s.call_tool("memory_write", dict(write, scope="galaxy"))
+            ok(res.is_error is True and "bad_request" in res.content[0].text, f"bad scope: {res.content}")
     print(f"ok {len(WORKSPACE_CALLS)} workspace tools and deal_update roles")
 
 

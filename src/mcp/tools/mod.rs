@@ -5,11 +5,13 @@
 //! The workspace toolsets are filled as their features land: `deals` and `metrics` now;
 //! workers, memory, brain and coordinator with those features.
 
+mod brain;
 mod company_claims;
 mod company_lookup;
 mod deals;
 mod directory;
 mod guide_tool;
+mod memory;
 mod ops;
 mod receipts;
 
@@ -57,6 +59,15 @@ pub fn all() -> Vec<ToolDef> {
         ToolDef::of::<deals::DealUpdateTool>(),
         ToolDef::of::<deals::PipelineSummaryTool>(),
         ToolDef::of::<deals::AccountBriefTool>(),
+        ToolDef::of::<memory::MemoryTree>(),
+        ToolDef::of::<memory::MemoryGet>(),
+        ToolDef::of::<memory::MemoryWrite>(),
+        ToolDef::of::<memory::MemorySearch>(),
+        ToolDef::of::<memory::MemoryHealth>(),
+        ToolDef::of::<memory::MemoryCompress>(),
+        ToolDef::of::<brain::BrainChat>(),
+        ToolDef::of::<brain::BrainHistory>(),
+        ToolDef::of::<brain::BrainHistoryClear>(),
         ToolDef::of::<ops::MetricsPipeline>(),
         ToolDef::of::<ops::MetricsTokens>(),
         ToolDef::of::<ops::MetricsConsumption>(),
@@ -114,12 +125,12 @@ mod tests {
     #[test]
     fn every_tool_has_a_valid_schema_and_a_unique_name() {
         let tools = all();
-        assert_eq!(tools.len(), 33);
+        assert_eq!(tools.len(), 42);
         assert_eq!(tools.iter().filter(|t| t.toolset == crate::mcp::registry::Toolset::Company).count(), 22);
         let mut names: Vec<&str> = tools.iter().map(|t| t.name).collect();
         names.sort_unstable();
         names.dedup();
-        assert_eq!(names.len(), 33);
+        assert_eq!(names.len(), 42);
         for t in &tools {
             assert_eq!(t.input_schema.get("type"), Some(&serde_json::json!("object")), "{}", t.name);
             assert_eq!(t.output_schema.get("type"), Some(&serde_json::json!("object")), "{}", t.name);

@@ -1,0 +1,233 @@
+//! The chat service behind `/api/brain/*` and the `brain` MCP tools. A chat turn loads the
+//! user's thread, gathers org memory, the user's team memory, worker memories relevant to the
+//! question and the named company's receipted card, assembles the context (`context`), calls
+//! the research model, and stores the question and the answer in one durable commit. When the
+//! model fails, the question is stored marked unanswered and the caller gets `Unavailable`.
+//! Threads belong to the JWT `sub`; past `HISTORY_LIMIT` messages the oldest are folded into a
+//! summary message (the originals are archived, never dropped).
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::context::{ContextInput, assemble};
+use super::demo::clip;
+use super::{Llm, ModelError, TaskType};
+use crate::auth::Principal;
+use crate::companies::card::Card;
+use crate::companies::directory::Directory;
+use crate::domain::{MemoryScope, Ticker};
+use crate::error::{ErrorKind, ServiceError};
+use crate::store::{ChatRecord, MemoryRecord, SUMMARY_ROLE, Store, StoreError};
+
+pub const MAX_MESSAGE_BYTES: usize = 8 * 1024;
+pub const HISTORY_LIMIT: usize = 500;
+const HISTORY_BUDGET_TOKENS: u64 = 3000;
+const MAX_OUTPUT_TOKENS: u32 = 1024;
+const WORKER_HITS: usize = 5;
+const SUMMARY_MAX_BYTES: usize = 16 * 1024;
+
+#[derive(Debug, thiserror::Error)]
+pub enum BrainError {
+    #[error("message: say something (1 to 8192 bytes)")]
+    Empty,
+    #[error("the message is {0} bytes; a chat message may be at most 8192 bytes (8 KiB)")]
+    TooLarge(usize),
+    #[error("{0}; your message is kept in your history, marked unanswered")]
+    Model(#[from] ModelError),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl ServiceError for BrainError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            BrainError::Empty => ErrorKind::BadInput,
+            BrainError::TooLarge(_) => ErrorKind::TooLarge,
+            BrainError::Model(e) => e.kind(),
+            BrainError::Store(e) => e.kind(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ChatRequest {
+    /// The question, at most 8 KiB.
+    pub message: String,
+}
+
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ChatReply {
+    pub response: String,
+    pub conversation_id: String,
+    /// Input plus output tokens as the provider reported them (counted for the demo model).
+    pub tokens_used: u64,
+}
+
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ChatMessage {
+    /// `user`, `assistant`, or `summary` (the earlier conversation, folded).
+    pub role: String,
+    pub content: String,
+    /// ISO 8601 UTC.
+    pub timestamp: String,
+    /// Present and true on a question the model never answered.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub unanswered: bool,
+}
+
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct History {
+    pub messages: Vec<ChatMessage>,
+    pub conversation_id: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct Cleared {
+    pub status: String,
+    pub message: String,
+}
+
+fn record(role: &str, content: &str, unanswered: bool) -> ChatRecord {
+    ChatRecord { role: role.into(), content: content.into(), at_ms: chrono::Utc::now().timestamp_millis(), unanswered }
+}
+
+/// The summary replacing `folded`: the previous summary, then one line per folded message,
+/// keeping the newest 16 KiB (the originals stay in the archive).
+pub fn summarize(previous: Option<&ChatRecord>, folded: &[ChatRecord], now_ms: i64) -> ChatRecord {
+    let mut text = previous.map(|p| p.content.clone()).unwrap_or_default();
+    for m in folded {
+        text.push_str(&format!("\n{}: {}", m.role, clip(&m.content.replace('\n', " "), 200)));
+    }
+    let mut start = text.len().saturating_sub(SUMMARY_MAX_BYTES);
+    while !text.is_char_boundary(start) {
+        start += 1;
+    }
+    ChatRecord {
+        role: SUMMARY_ROLE.into(),
+        content: text[start..].trim_start().to_owned(),
+        at_ms: now_ms,
+        unanswered: false,
+    }
+}
+
+/// The company a question names: an upper-case ticker (`AAPL`) or a slug word or pair
+/// (`apple`, `bank-of-america`), when it has a receipted card.
+pub fn named_company<'d>(directory: &'d Directory, question: &str) -> Option<&'d Card> {
+    let tokens: Vec<&str> =
+        question.split(|c: char| !(c.is_alphanumeric() || c == '.' || c == '-')).filter(|t| !t.is_empty()).collect();
+    let by_ticker = tokens
+        .iter()
+        .filter(|t| t.len() <= 6 && t.chars().all(|c| c.is_ascii_uppercase() || c == '.'))
+        .find_map(|t| Ticker::parse(t).ok().and_then(|t| directory.by_ticker(&t)).and_then(|c| c.card.as_deref()));
+    if by_ticker.is_some() {
+        return by_ticker;
+    }
+    let words: Vec<String> = tokens.iter().map(|t| t.to_lowercase().trim_matches('.').to_owned()).collect();
+    let pairs = words.windows(2).map(|w| format!("{}-{}", w[0], w[1]));
+    let singles = words.iter().filter(|w| w.len() >= 4).cloned();
+    pairs.chain(singles).find_map(|s| directory.by_slug(&s).and_then(|c| c.card.as_deref()))
+}
+
+async fn relevant_worker_memory(store: &Store, question: &str) -> Vec<MemoryRecord> {
+    let Ok(results) = crate::memory::search(store, &clip(question, 190), None).await else { return Vec::new() };
+    let mut out = Vec::new();
+    for hit in results.results.into_iter().filter(|h| h.entry.scope.starts_with("worker:")).take(WORKER_HITS) {
+        if let Ok(Some(r)) = store.memory_entry(&hit.entry.scope, &hit.entry.key).await {
+            out.push(r);
+        }
+    }
+    out
+}
+
+/// One chat turn for `principal`.
+pub async fn chat(
+    store: &Store,
+    llm: &Llm,
+    directory: &Directory,
+    principal: &Principal,
+    message: &str,
+) -> Result<ChatReply, BrainError> {
+    if message.len() > MAX_MESSAGE_BYTES {
+        return Err(BrainError::TooLarge(message.len()));
+    }
+    if message.trim().is_empty() {
+        return Err(BrainError::Empty);
+    }
+    let (_, history) = store.chat_thread(&principal.sub).await?;
+    let org = store.memory_scope(&MemoryScope::Org.to_string()).await?;
+    let team_scope = principal.team.as_deref().and_then(|t| MemoryScope::parse(&format!("team:{t}")).ok());
+    let team = match &team_scope {
+        Some(scope) => store.memory_scope(&scope.to_string()).await?,
+        None => Vec::new(),
+    };
+    let workers = relevant_worker_memory(store, message).await;
+    let input = ContextInput {
+        question: message,
+        history: &history,
+        history_budget_tokens: HISTORY_BUDGET_TOKENS,
+        org: &org,
+        team: principal.team.as_deref().map(|t| (t, team.as_slice())),
+        workers: &workers,
+        workflows: &[],
+        company: named_company(directory, message),
+    };
+    let context = assemble(&input);
+    let who = format!("user:{}", principal.sub);
+    match llm.call(store, &who, TaskType::Research, context.system, context.turns, MAX_OUTPUT_TOKENS).await {
+        Ok(reply) => {
+            let records = vec![record("user", message, false), record("assistant", &reply.text, false)];
+            let conversation_id = store.append_chat(&principal.sub, records, HISTORY_LIMIT, summarize).await?;
+            Ok(ChatReply {
+                response: reply.text,
+                conversation_id,
+                tokens_used: reply.input_tokens + reply.output_tokens,
+            })
+        }
+        Err(e) => {
+            tracing::warn!(error = %e, "the model did not answer a chat message");
+            store.append_chat(&principal.sub, vec![record("user", message, true)], HISTORY_LIMIT, summarize).await?;
+            Err(BrainError::Model(e))
+        }
+    }
+}
+
+pub async fn history(store: &Store, principal: &Principal) -> Result<History, BrainError> {
+    let (thread, records) = store.chat_thread(&principal.sub).await?;
+    let messages = records
+        .into_iter()
+        .map(|r| ChatMessage {
+            timestamp: crate::memory::iso_ms(r.at_ms),
+            role: r.role,
+            content: r.content,
+            unanswered: r.unanswered,
+        })
+        .collect();
+    Ok(History { messages, conversation_id: thread.map(|t| t.conversation_id) })
+}
+
+pub async fn clear(store: &Store, principal: &Principal) -> Result<Cleared, BrainError> {
+    let removed = store.clear_chat(&principal.sub).await?;
+    Ok(Cleared {
+        status: "ok".into(),
+        message: format!("cleared {removed} messages; the next message starts a new conversation"),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn summaries_keep_every_folded_message_in_brief_and_stay_bounded() {
+        let folded = [record("user", "hello there", false), record("assistant", &"long ".repeat(100), false)];
+        let s = summarize(None, &folded, 1);
+        assert_eq!(s.role, SUMMARY_ROLE);
+        assert!(s.content.starts_with("user: hello there") && s.content.contains("assistant: long"));
+        let big = ChatRecord { content: "x".repeat(SUMMARY_MAX_BYTES), ..s.clone() };
+        assert!(summarize(Some(&big), &folded, 2).content.len() <= SUMMARY_MAX_BYTES);
+    }
+}

@@ -1,0 +1,119 @@
+//! The built-in offline demo model: no network, deterministic, milliseconds. It answers from
+//! the context it was given — the context lines (`- ` bullets, each with its citation) that
+//! share the most words with the question — and always says that it is the demo model.
+//! Token use is counted with `estimate_tokens`.
+
+use std::collections::HashSet;
+
+use futures_util::future::BoxFuture;
+
+use super::model::{LanguageModel, ModelError, ModelReply, ModelRequest, TaskType, estimate_tokens};
+
+pub const DEMO_MODEL: &str = "gtms-demo";
+/// Every demo answer starts with this, so nobody mistakes it for a real model.
+pub const DEMO_NOTICE: &str = "[demo model] This answer comes from gtms's offline demo model (no language model is configured); it only restates the context it was given.";
+const MAX_LINES: usize = 6;
+
+pub struct DemoModel;
+
+impl LanguageModel for DemoModel {
+    fn provider(&self) -> &'static str {
+        "demo"
+    }
+
+    fn complete<'a>(&'a self, request: &'a ModelRequest) -> BoxFuture<'a, Result<ModelReply, ModelError>> {
+        let text = match request.task {
+            TaskType::Fast => summarize(request),
+            TaskType::Research | TaskType::Content => answer(request),
+        };
+        let input =
+            estimate_tokens(&request.system) + request.turns.iter().map(|t| estimate_tokens(&t.text)).sum::<u64>();
+        let reply =
+            ModelReply { output_tokens: estimate_tokens(&text), text, model: DEMO_MODEL.into(), input_tokens: input };
+        Box::pin(std::future::ready(Ok(reply)))
+    }
+}
+
+pub fn words(text: &str) -> HashSet<String> {
+    text.split(|c: char| !c.is_alphanumeric()).filter(|w| w.len() > 2).map(str::to_lowercase).collect()
+}
+
+fn answer(request: &ModelRequest) -> String {
+    let question = request.turns.last().map(|t| t.text.as_str()).unwrap_or("");
+    let asked = words(question);
+    let mut scored: Vec<(usize, usize, &str)> = request
+        .system
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| l.starts_with("- "))
+        .map(|(i, l)| (words(l).intersection(&asked).count(), i, l))
+        .filter(|(score, _, _)| *score > 0)
+        .collect();
+    scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    if scored.is_empty() {
+        return format!(
+            "{DEMO_NOTICE}\nNothing in the workspace memory or the company data I was given matches \"{}\".",
+            clip(question, 200)
+        );
+    }
+    let mut out = format!("{DEMO_NOTICE}\nWhat the workspace knows about that:");
+    for (_, _, line) in scored.into_iter().take(MAX_LINES) {
+        out.push('\n');
+        out.push_str(line);
+    }
+    out
+}
+
+/// One bullet per `key: value` line of the user's text, each value cut to 160 characters.
+fn summarize(request: &ModelRequest) -> String {
+    let text = request.turns.last().map(|t| t.text.as_str()).unwrap_or("");
+    let bullets: Vec<String> =
+        text.lines().filter(|l| !l.trim().is_empty()).map(|l| format!("- {}", clip(l.trim(), 160))).collect();
+    format!("Summary by the demo model of {} entries:\n{}", bullets.len(), bullets.join("\n"))
+}
+
+/// `text` cut to at most `max` characters, with an ellipsis when cut.
+pub fn clip(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((i, _)) => format!("{}…", &text[..i]),
+        None => text.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::brain::model::{Speaker, Turn};
+
+    fn request(task: TaskType, system: &str, question: &str) -> ModelRequest {
+        ModelRequest {
+            task,
+            model: DEMO_MODEL.into(),
+            system: system.into(),
+            turns: vec![Turn { speaker: Speaker::User, text: question.into() }],
+            max_output_tokens: 512,
+        }
+    }
+
+    async fn run(r: &ModelRequest) -> ModelReply {
+        DemoModel.complete(r).await.unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[tokio::test]
+    async fn the_demo_model_answers_from_matching_context_lines_and_says_so() {
+        let system = "Context:\n- [org/icp@2] Our ideal customer is a bank\n- [org/tone@1] Be brief\n";
+        let reply = run(&request(TaskType::Research, system, "Who is our ideal customer?")).await;
+        assert!(reply.text.starts_with(DEMO_NOTICE));
+        assert!(reply.text.contains("[org/icp@2]") && !reply.text.contains("tone"), "{}", reply.text);
+        assert_eq!(reply, run(&request(TaskType::Research, system, "Who is our ideal customer?")).await);
+        assert!(reply.input_tokens > 0 && reply.output_tokens > 0);
+        let none = run(&request(TaskType::Research, system, "weather tomorrow?")).await;
+        assert!(none.text.contains("Nothing in the workspace memory"));
+    }
+
+    #[tokio::test]
+    async fn the_demo_summary_keeps_one_bullet_per_entry() {
+        let reply = run(&request(TaskType::Fast, "", &format!("a: one\nb: {}", "x".repeat(500)))).await;
+        assert!(reply.text.contains("2 entries") && reply.text.contains("- a: one") && reply.text.len() < 400);
+    }
+}

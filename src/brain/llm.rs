@@ -1,0 +1,146 @@
+//! `Llm`: the provider chosen once at start-up from `[llm]`, the model of each task type,
+//! and the token ledger. Every model call goes through `Llm::call`, which records who asked
+//! (a user or a worker), the model, the task type, the provider-reported tokens and their
+//! cost from the price table; the ledger feeds `/api/metrics/tokens`.
+
+use std::sync::Arc;
+
+use super::anthropic::AnthropicModel;
+use super::demo::DemoModel;
+use super::model::{LanguageModel, ModelError, ModelReply, ModelRequest, TaskType, Turn};
+use super::openai::OpenAiModel;
+use crate::config::{LlmSettings, Provider};
+use crate::store::{ModelCall, Store};
+
+pub struct Llm {
+    provider: Arc<dyn LanguageModel>,
+    settings: LlmSettings,
+}
+
+impl Llm {
+    pub fn from_settings(settings: &LlmSettings) -> Result<Self, ModelError> {
+        let provider: Arc<dyn LanguageModel> = match settings.provider {
+            Provider::Demo => Arc::new(DemoModel),
+            Provider::OpenAi => Arc::new(OpenAiModel::new(settings)?),
+            Provider::Anthropic => Arc::new(AnthropicModel::new(settings)?),
+        };
+        Ok(Self { provider, settings: settings.clone() })
+    }
+
+    /// Any provider, e.g. a test double.
+    pub fn with_provider(provider: Arc<dyn LanguageModel>, settings: &LlmSettings) -> Self {
+        Self { provider, settings: settings.clone() }
+    }
+
+    pub fn provider(&self) -> &'static str {
+        self.provider.provider()
+    }
+
+    pub fn model_for(&self, task: TaskType) -> &str {
+        match task {
+            TaskType::Research => &self.settings.model_research,
+            TaskType::Content => &self.settings.model_content,
+            TaskType::Fast => &self.settings.model_fast,
+        }
+    }
+
+    /// Cost in millionths of a dollar of `input`/`output` tokens of `model` (0 without a price).
+    pub fn cost_micros(&self, model: &str, input: u64, output: u64) -> u64 {
+        self.settings
+            .prices
+            .get(model)
+            .map_or(0, |p| (input as f64 * p.input + output as f64 * p.output).round() as u64)
+    }
+
+    /// Calls the model of `task` and records the call in the ledger for `who`
+    /// (`user:<sub>` or a worker id). A ledger failure is logged, never returned.
+    pub async fn call(
+        &self,
+        store: &Store,
+        who: &str,
+        task: TaskType,
+        system: String,
+        turns: Vec<Turn>,
+        max_output_tokens: u32,
+    ) -> Result<ModelReply, ModelError> {
+        let request = ModelRequest { task, model: self.model_for(task).to_owned(), system, turns, max_output_tokens };
+        let reply = self.provider.complete(&request).await?;
+        let call = ModelCall {
+            at_ms: chrono::Utc::now().timestamp_millis(),
+            who: who.to_owned(),
+            model: reply.model.clone(),
+            task: task.as_str().to_owned(),
+            input_tokens: reply.input_tokens,
+            output_tokens: reply.output_tokens,
+            cost_micros: self.cost_micros(&request.model, reply.input_tokens, reply.output_tokens),
+        };
+        if let Err(e) = store.record_model_call(call).await {
+            tracing::warn!(error = %e, "could not record a model call in the token ledger");
+        }
+        Ok(reply)
+    }
+}
+
+/// Consecutive turns of one speaker joined into one (some APIs require alternating roles).
+pub fn alternating(turns: &[Turn]) -> Vec<Turn> {
+    let mut out: Vec<Turn> = Vec::with_capacity(turns.len());
+    for t in turns {
+        match out.last_mut() {
+            Some(last) if last.speaker == t.speaker => {
+                last.text.push_str("\n\n");
+                last.text.push_str(&t.text);
+            }
+            _ => out.push(t.clone()),
+        }
+    }
+    out
+}
+
+/// A reqwest client with the configured timeout (rustls only).
+pub fn http_client(settings: &LlmSettings) -> Result<reqwest::Client, ModelError> {
+    reqwest::Client::builder()
+        .timeout(std::time::Duration::from_secs(settings.timeout_secs))
+        .connect_timeout(std::time::Duration::from_secs(settings.timeout_secs.min(10)))
+        .build()
+        .map_err(|e| ModelError::Unreachable(format!("building the HTTP client: {e}")))
+}
+
+/// Maps a transport error; never includes request headers (the key).
+pub fn transport_error(e: reqwest::Error, timeout_secs: u64) -> ModelError {
+    if e.is_timeout() {
+        ModelError::Timeout(timeout_secs)
+    } else {
+        ModelError::Unreachable(e.without_url().to_string())
+    }
+}
+
+/// Reads a JSON reply, or a status error with the start of the body.
+pub async fn json_reply(res: reqwest::Response, timeout_secs: u64) -> Result<serde_json::Value, ModelError> {
+    let status = res.status();
+    let body = res.text().await.map_err(|e| transport_error(e, timeout_secs))?;
+    if !status.is_success() {
+        return Err(ModelError::Status { status: status.as_u16(), detail: super::demo::clip(&body, 300) });
+    }
+    serde_json::from_str(&body).map_err(|e| ModelError::BadReply(e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::brain::model::Speaker;
+    use crate::config::{LlmLayer, Price};
+
+    #[test]
+    fn costs_come_from_the_price_table_and_turns_alternate() {
+        let mut settings = LlmLayer::default().validate().unwrap_or_else(|e| panic!("{e}"));
+        settings.prices.insert("m".into(), Price { input: 3.0, output: 15.0 });
+        let llm = Llm::from_settings(&settings).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(llm.cost_micros("m", 1000, 100), 4500);
+        assert_eq!(llm.cost_micros("other", 1000, 100), 0);
+        let t = |s, x: &str| Turn { speaker: s, text: x.into() };
+        let turns = [t(Speaker::User, "a"), t(Speaker::User, "b"), t(Speaker::Assistant, "c")];
+        let merged = alternating(&turns);
+        assert_eq!(merged.len(), 2);
+        assert_eq!(merged[0].text, "a\n\nb");
+    }
+}

@@ -1,0 +1,107 @@
+//! Memory addresses, parsed once at the edge: `MemoryScope` (`org`, `team:<id>`,
+//! `worker:<id>`) and `MemoryKey`. Inside, a scope or key is always valid, and both are safe
+//! as one URL path segment and as part of a store key (neither holds `/`).
+
+use std::fmt;
+
+/// A scope or key that does not parse; the message says which form is expected.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MemoryAddressError {
+    #[error("unknown scope {0:?}: a scope is org, team:<id> or worker:<id> (id: 1-64 of a-z, 0-9, - and _)")]
+    Scope(String),
+    #[error("invalid key {0:?}: 1-128 characters of letters, digits, '.', '_', '-' and ':'")]
+    Key(String),
+}
+
+/// Where a memory entry lives: the whole organisation, one team, or one worker.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum MemoryScope {
+    Org,
+    Team(String),
+    Worker(String),
+}
+
+fn valid_id(id: &str) -> bool {
+    (1..=64).contains(&id.len())
+        && id.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_')
+}
+
+impl MemoryScope {
+    pub fn parse(input: &str) -> Result<Self, MemoryAddressError> {
+        let bad = || MemoryAddressError::Scope(input.to_owned());
+        match input.split_once(':') {
+            None if input == "org" => Ok(Self::Org),
+            Some(("team", id)) if valid_id(id) => Ok(Self::Team(id.to_owned())),
+            Some(("worker", id)) if valid_id(id) => Ok(Self::Worker(id.to_owned())),
+            _ => Err(bad()),
+        }
+    }
+
+    /// The worker scope of `id`, checked like any other input.
+    pub fn worker(id: &str) -> Result<Self, MemoryAddressError> {
+        Self::parse(&format!("worker:{id}"))
+    }
+
+    pub fn worker_id(&self) -> Option<&str> {
+        match self {
+            Self::Worker(id) => Some(id),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for MemoryScope {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Org => f.write_str("org"),
+            Self::Team(id) => write!(f, "team:{id}"),
+            Self::Worker(id) => write!(f, "worker:{id}"),
+        }
+    }
+}
+
+/// The name of an entry within its scope.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct MemoryKey(String);
+
+impl MemoryKey {
+    pub fn parse(input: &str) -> Result<Self, MemoryAddressError> {
+        let ok = (1..=128).contains(&input.len())
+            && input.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-' | b':'));
+        if ok { Ok(Self(input.to_owned())) } else { Err(MemoryAddressError::Key(input.to_owned())) }
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for MemoryKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scopes_have_three_forms() {
+        assert_eq!(MemoryScope::parse("org"), Ok(MemoryScope::Org));
+        assert_eq!(MemoryScope::parse("team:sales"), Ok(MemoryScope::Team("sales".into())));
+        assert_eq!(MemoryScope::parse("worker:sdr-1"), Ok(MemoryScope::Worker("sdr-1".into())));
+        for bad in ["", "Org", "org:x", "team:", "team:Sales", "user:x", "worker:a/b", "team:a:b", "tree"] {
+            assert!(MemoryScope::parse(bad).is_err(), "{bad}");
+        }
+        assert_eq!(MemoryScope::Team("ops".into()).to_string(), "team:ops");
+    }
+
+    #[test]
+    fn keys_are_one_path_segment() {
+        assert!(MemoryKey::parse("icp.v2:notes_1-a").is_ok());
+        for bad in ["", "a/b", "a b", "ä", &"k".repeat(129)] {
+            assert!(MemoryKey::parse(bad).is_err(), "{bad}");
+        }
+    }
+}

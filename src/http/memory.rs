@@ -1,0 +1,115 @@
+//! `/api/memory` and `/api/project/memory`: thin routes over the `memory` service. Route
+//! precedence: `tree`, `search`, `health/:workerId` and `compress/:workerId` are matched before
+//! the `:scope/:key` patterns. Every caller may read; the service refuses viewers' writes.
+
+use std::collections::HashMap;
+
+use serde_json::json;
+use warp::http::StatusCode;
+use warp::reply::Response;
+use warp::{Filter, Rejection, Reply};
+
+use super::error::ApiError;
+use super::filters::json_body;
+use super::session::require;
+use crate::auth::Principal;
+use crate::domain::Role;
+use crate::memory::{self, WriteRequest};
+use crate::state::AppState;
+
+fn reject(e: impl Into<ApiError>) -> Rejection {
+    warp::reject::custom(e.into())
+}
+
+/// A service answer as a response. Errors become the envelope here rather than a rejection,
+/// so a route that matched answers itself and no later pattern (`:scope/:key`) can override it.
+fn answer<T: serde::Serialize>(result: Result<T, memory::MemoryError>) -> Result<Response, Rejection> {
+    Ok(match result {
+        Ok(value) => warp::reply::json(&value).into_response(),
+        Err(e) => ApiError::from(e).to_response(),
+    })
+}
+
+/// The search query: `q` (required) and `scope`; anything else is refused.
+fn search_params(mut query: HashMap<String, String>) -> Result<(String, Option<String>), Rejection> {
+    if let Some(unknown) = query.keys().find(|k| !matches!(k.as_str(), "q" | "scope")) {
+        return Err(reject(ApiError::BadRequest(format!("unknown query parameter {unknown:?}; use q and scope"))));
+    }
+    Ok((query.remove("q").unwrap_or_default(), query.remove("scope")))
+}
+
+pub fn routes(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clone {
+    let viewer = require(state.clone(), Role::Viewer);
+    let with_state = {
+        let s = state.clone();
+        warp::any().map(move || s.clone())
+    };
+    let tree = warp::path!("api" / "memory" / "tree")
+        .and(warp::get())
+        .and(viewer.clone())
+        .and(with_state.clone())
+        .and_then(|_: Principal, state: AppState| async move { answer(memory::tree(state.store()).await) });
+    let search = warp::path!("api" / "memory" / "search")
+        .and(warp::get())
+        .and(viewer.clone())
+        .and(warp::query::<HashMap<String, String>>())
+        .and(with_state.clone())
+        .and_then(|_: Principal, query: HashMap<String, String>, state: AppState| async move {
+            let (q, scope) = search_params(query)?;
+            answer(memory::search(state.store(), &q, scope.as_deref()).await)
+        });
+    let health = warp::path!("api" / "memory" / "health" / String)
+        .and(warp::get())
+        .and(viewer.clone())
+        .and(with_state.clone())
+        .and_then(|worker: String, _: Principal, state: AppState| async move {
+            answer(memory::health(state.store(), &worker).await)
+        });
+    let compress = warp::path!("api" / "memory" / "compress" / String)
+        .and(warp::post())
+        .and(viewer.clone())
+        .and(with_state.clone())
+        .and_then(|worker: String, principal: Principal, state: AppState| async move {
+            answer(memory::compress(state.store(), state.llm(), &principal, &worker).await)
+        });
+    let history = warp::path!("api" / "memory" / String / String / "history")
+        .and(warp::get())
+        .and(viewer.clone())
+        .and(with_state.clone())
+        .and_then(|scope: String, key: String, _: Principal, state: AppState| async move {
+            answer(memory::history(state.store(), &decode(&scope), &decode(&key)).await)
+        });
+    let entry = warp::path!("api" / "memory" / String / String)
+        .and(warp::get())
+        .and(viewer.clone())
+        .and(with_state.clone())
+        .and_then(|scope: String, key: String, _: Principal, state: AppState| async move {
+            answer(memory::get(state.store(), &decode(&scope), &decode(&key)).await)
+        });
+    let write = warp::path!("api" / "memory")
+        .and(warp::post())
+        .and(viewer.clone())
+        .and(json_body::<WriteRequest>())
+        .and(with_state.clone())
+        .and_then(|principal: Principal, request: WriteRequest, state: AppState| async move {
+            Ok::<_, Rejection>(match memory::write(state.store(), &principal, request).await {
+                Ok((entry, created)) => {
+                    let status = if created { StatusCode::CREATED } else { StatusCode::OK };
+                    warp::reply::with_status(warp::reply::json(&entry), status).into_response()
+                }
+                Err(e) => ApiError::from(e).to_response(),
+            })
+        });
+    let project = warp::path!("api" / "project" / "memory").and(warp::get()).and(viewer).and(with_state).and_then(
+        |_: Principal, state: AppState| async move {
+            let result = memory::project(state.store()).await;
+            answer(result.map(|entries| json!({ "scope": "org", "total": entries.len(), "entries": entries })))
+        },
+    );
+    tree.or(search).or(health).or(compress).or(history).or(entry).or(write).or(project)
+}
+
+/// Path segments arrive percent-encoded (`team%3Asales`).
+fn decode(segment: &str) -> String {
+    percent_encoding::percent_decode_str(segment).decode_utf8_lossy().into_owned()
+}

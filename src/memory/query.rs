@@ -1,0 +1,223 @@
+//! Reading memory: the tree (scopes -> keys with sizes), word search over keys, values and
+//! tags, a worker's health against its token budget, the org scope (`/api/project/memory`),
+//! and the figures the worker views show (`memoryEntries`, `memory{...}`).
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use super::MemoryError;
+use super::compress::{DEFAULT_BUDGET_TOKENS, entry_tokens};
+use super::entry::{MemoryEntry, iso_ms};
+use crate::brain::demo::words;
+use crate::domain::MemoryScope;
+use crate::store::{MemoryRecord, Store};
+
+/// Entries untouched this long count as stale in the health report.
+pub const STALE_AFTER_MS: i64 = 30 * 24 * 60 * 60 * 1000;
+const MAX_QUERY_CHARS: usize = 200;
+const MAX_HITS: usize = 50;
+
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TreeKey {
+    pub key: String,
+    /// Bytes of the value.
+    pub size: usize,
+    pub tokens: u64,
+    pub version: u64,
+    pub pinned: bool,
+    pub updated_at: String,
+}
+
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ScopeTree {
+    pub scope: String,
+    pub entries: usize,
+    pub bytes: usize,
+    pub tokens: u64,
+    pub keys: Vec<TreeKey>,
+}
+
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Tree {
+    /// `org` first, then teams, then workers.
+    pub scopes: Vec<ScopeTree>,
+    pub total_entries: usize,
+}
+
+pub async fn tree(store: &Store) -> Result<Tree, MemoryError> {
+    let mut by_scope: BTreeMap<MemoryScope, Vec<MemoryRecord>> = BTreeMap::new();
+    for r in store.memory_all().await? {
+        if let Ok(scope) = MemoryScope::parse(&r.scope) {
+            by_scope.entry(scope).or_default().push(r);
+        }
+    }
+    let total_entries = by_scope.values().map(Vec::len).sum();
+    let scopes = by_scope
+        .into_iter()
+        .map(|(scope, records)| {
+            let keys: Vec<TreeKey> = records
+                .iter()
+                .map(|r| TreeKey {
+                    key: r.key.clone(),
+                    size: r.value.len(),
+                    tokens: entry_tokens(r),
+                    version: r.version,
+                    pinned: r.pinned,
+                    updated_at: iso_ms(r.updated_at),
+                })
+                .collect();
+            ScopeTree {
+                scope: scope.to_string(),
+                entries: keys.len(),
+                bytes: keys.iter().map(|k| k.size).sum(),
+                tokens: keys.iter().map(|k| k.tokens).sum(),
+                keys,
+            }
+        })
+        .collect();
+    Ok(Tree { scopes, total_entries })
+}
+
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchHit {
+    #[serde(flatten)]
+    pub entry: MemoryEntry,
+    /// How many of the query's words the entry contains (key, value or tags).
+    pub score: usize,
+}
+
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchResults {
+    pub query: String,
+    pub scope: Option<String>,
+    /// Best first (score, then most recently updated); at most 50.
+    pub results: Vec<SearchHit>,
+    pub total: usize,
+}
+
+/// Entries containing words of `q` (words of three letters or more, case-insensitive),
+/// optionally in one scope.
+pub async fn search(store: &Store, q: &str, scope: Option<&str>) -> Result<SearchResults, MemoryError> {
+    let scope = scope.filter(|s| !s.is_empty()).map(MemoryScope::parse).transpose()?;
+    let q = q.trim();
+    let asked = words(q);
+    if asked.is_empty() || q.chars().count() > MAX_QUERY_CHARS {
+        return Err(MemoryError::BadInput(format!(
+            "q: give 1-{MAX_QUERY_CHARS} characters with at least one word of three or more letters"
+        )));
+    }
+    let records = match &scope {
+        Some(s) => store.memory_scope(&s.to_string()).await?,
+        None => store.memory_all().await?,
+    };
+    let mut hits: Vec<(usize, &MemoryRecord)> = records
+        .iter()
+        .map(|r| {
+            let text = format!("{} {} {}", r.key.replace(['.', '_', '-', ':'], " "), r.value, r.tags.join(" "));
+            (words(&text).intersection(&asked).count(), r)
+        })
+        .filter(|(score, _)| *score > 0)
+        .collect();
+    hits.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.updated_at.cmp(&a.1.updated_at)).then(a.1.key.cmp(&b.1.key)));
+    let total = hits.len();
+    let results = hits.into_iter().take(MAX_HITS).map(|(score, r)| SearchHit { entry: r.into(), score }).collect();
+    Ok(SearchResults { query: q.to_owned(), scope: scope.map(|s| s.to_string()), results, total })
+}
+
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct HealthReport {
+    pub worker_id: String,
+    pub total_entries: usize,
+    pub pinned_facts: usize,
+    /// Estimated tokens of the scope (about four characters per token).
+    pub tokens: u64,
+    pub budget: u64,
+    /// tokens / budget.
+    pub utilization: f64,
+    /// ISO 8601 UTC; null before the first compression.
+    pub last_compression: Option<String>,
+    /// Entries not updated for 30 days.
+    pub stale_entries: usize,
+    /// `healthy` (under 80 % of the budget), `warning` (80-100 %) or `over-budget`.
+    pub status: &'static str,
+}
+
+/// The worker scope of `worker_id`; 404 when neither the worker nor any memory of it exists.
+pub(super) async fn known_worker(
+    store: &Store,
+    worker_id: &str,
+) -> Result<(MemoryScope, Vec<MemoryRecord>), MemoryError> {
+    let scope = MemoryScope::worker(worker_id)?;
+    let records = store.memory_scope(&scope.to_string()).await?;
+    if records.is_empty() && !store.memory_worker_known(worker_id).await? {
+        return Err(MemoryError::NotFound(format!("no worker {worker_id:?}")));
+    }
+    Ok((scope, records))
+}
+
+pub async fn health(store: &Store, worker_id: &str) -> Result<HealthReport, MemoryError> {
+    let (_, records) = known_worker(store, worker_id).await?;
+    let now = chrono::Utc::now().timestamp_millis();
+    let tokens: u64 = records.iter().map(entry_tokens).sum();
+    let utilization = (tokens as f64 / DEFAULT_BUDGET_TOKENS as f64 * 1000.0).round() / 1000.0;
+    let status = match utilization {
+        u if u > 1.0 => "over-budget",
+        u if u >= 0.8 => "warning",
+        _ => "healthy",
+    };
+    Ok(HealthReport {
+        worker_id: worker_id.to_owned(),
+        total_entries: records.len(),
+        pinned_facts: records.iter().filter(|r| r.pinned).count(),
+        tokens,
+        budget: DEFAULT_BUDGET_TOKENS,
+        utilization,
+        last_compression: store.last_compression(worker_id).await?.map(|c| iso_ms(c.at)),
+        stale_entries: records.iter().filter(|r| now - r.updated_at > STALE_AFTER_MS).count(),
+        status,
+    })
+}
+
+/// `GET /api/project/memory`: the org scope's entries.
+pub async fn project(store: &Store) -> Result<Vec<MemoryEntry>, MemoryError> {
+    Ok(store.memory_scope(&MemoryScope::Org.to_string()).await?.iter().map(MemoryEntry::from).collect())
+}
+
+/// The `memory` object of a worker's detail view.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct WorkerMemory {
+    pub pinned_facts: usize,
+    pub total_entries: usize,
+    /// ISO 8601 UTC; null before the first compression.
+    pub last_compression: Option<String>,
+}
+
+pub async fn worker_memory(store: &Store, worker_id: &str) -> Result<WorkerMemory, MemoryError> {
+    let scope = MemoryScope::worker(worker_id)?;
+    let records = store.memory_scope(&scope.to_string()).await?;
+    Ok(WorkerMemory {
+        pinned_facts: records.iter().filter(|r| r.pinned).count(),
+        total_entries: records.len(),
+        last_compression: store.last_compression(worker_id).await?.map(|c| iso_ms(c.at)),
+    })
+}
+
+/// `memoryEntries` of the worker list: live entries per worker id (absent = 0).
+pub async fn worker_entry_counts(store: &Store) -> Result<BTreeMap<String, usize>, MemoryError> {
+    let mut counts = BTreeMap::new();
+    for r in store.memory_all().await? {
+        if let Ok(MemoryScope::Worker(id)) = MemoryScope::parse(&r.scope) {
+            *counts.entry(id).or_default() += 1;
+        }
+    }
+    Ok(counts)
+}

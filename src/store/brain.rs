@@ -1,0 +1,214 @@
+//! The Brain's records: each user's chat thread (`BRAIN_THREADS`: conversation id and next
+//! sequence number; `BRAIN_MESSAGES`: `<sub>/<seq:010>` -> `ChatRecord`), the messages folded
+//! out of a thread that grew past its limit (`BRAIN_ARCHIVE`, same keys: kept, never dropped),
+//! and the model-call ledger (`MODEL_CALLS`), which also adds a `TokenRecord` to `TOKENS` so
+//! the token metrics count every call. Invariant: a thread holds at most `limit` messages after
+//! any write, the first of which may be the summary of everything folded before it.
+
+use redb::{ReadableDatabase, ReadableTable, WriteTransaction};
+use serde::{Deserialize, Serialize};
+
+use super::tables::{BRAIN_ARCHIVE, BRAIN_MESSAGES, BRAIN_THREADS, MODEL_CALLS, TOKENS};
+use super::{Store, StoreError, TokenRecord, codec};
+
+pub const SUMMARY_ROLE: &str = "summary";
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChatRecord {
+    /// `user`, `assistant` or `summary`.
+    pub role: String,
+    pub content: String,
+    /// Unix milliseconds.
+    pub at_ms: i64,
+    /// A user message the model never answered (provider error or timeout).
+    pub unanswered: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ThreadRecord {
+    pub conversation_id: String,
+    pub next_seq: u64,
+}
+
+/// One model call of the token ledger.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ModelCall {
+    pub at_ms: i64,
+    /// `user:<sub>` or a worker id.
+    pub who: String,
+    pub model: String,
+    /// `research`, `content` or `fast`.
+    pub task: String,
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    pub cost_micros: u64,
+}
+
+/// Builds the summary that replaces `folded` (oldest first), given the previous summary.
+pub type Summarize = fn(Option<&ChatRecord>, &[ChatRecord], i64) -> ChatRecord;
+
+fn thread_range(sub: &str) -> (String, String) {
+    (format!("{sub}/"), format!("{sub}0"))
+}
+
+fn read_thread(db: &redb::Database, sub: &str) -> Result<(Option<ThreadRecord>, Vec<ChatRecord>), StoreError> {
+    let txn = db.begin_read()?;
+    let thread = match txn.open_table(BRAIN_THREADS)?.get(sub)? {
+        Some(v) => Some(codec::decode(v.value())?),
+        None => None,
+    };
+    let (start, end) = thread_range(sub);
+    let table = txn.open_table(BRAIN_MESSAGES)?;
+    let mut out = Vec::new();
+    for entry in table.range(start.as_str()..end.as_str())? {
+        out.push(codec::decode(entry?.1.value())?);
+    }
+    Ok((thread, out))
+}
+
+/// Appends `records` to the thread of `sub` and folds the oldest messages into the summary
+/// while the thread is over `limit`; returns the conversation id.
+fn append(
+    txn: &WriteTransaction,
+    sub: &str,
+    records: &[ChatRecord],
+    limit: usize,
+    summarize: Summarize,
+) -> Result<String, StoreError> {
+    let mut threads = txn.open_table(BRAIN_THREADS)?;
+    let mut thread: ThreadRecord = match threads.get(sub)? {
+        Some(v) => codec::decode(v.value())?,
+        None => ThreadRecord { conversation_id: uuid::Uuid::new_v4().to_string(), next_seq: 0 },
+    };
+    let mut messages = txn.open_table(BRAIN_MESSAGES)?;
+    for r in records {
+        messages.insert(format!("{sub}/{:010}", thread.next_seq).as_str(), codec::encode(r)?.as_slice())?;
+        thread.next_seq += 1;
+    }
+    threads.insert(sub, codec::encode(&thread)?.as_slice())?;
+    let (start, end) = thread_range(sub);
+    let mut all: Vec<(String, ChatRecord)> = Vec::new();
+    for entry in messages.range(start.as_str()..end.as_str())? {
+        let (k, v) = entry?;
+        all.push((k.value().to_owned(), codec::decode(v.value())?));
+    }
+    if all.len() <= limit {
+        return Ok(thread.conversation_id);
+    }
+    // Fold a tenth of the limit at once, so folding is rare rather than on every message.
+    let fold_count = (all.len() - limit + limit / 10).min(all.len() - 1).max(2);
+    let (previous, folded): (Vec<_>, Vec<_>) = all[..fold_count].iter().partition(|(_, r)| r.role == SUMMARY_ROLE);
+    let folded_records: Vec<ChatRecord> = folded.iter().map(|(_, r)| r.clone()).collect();
+    let summary = summarize(previous.last().map(|(_, r)| r), &folded_records, chrono::Utc::now().timestamp_millis());
+    let mut archive = txn.open_table(BRAIN_ARCHIVE)?;
+    for (key, record) in &folded {
+        archive.insert(key.as_str(), codec::encode(record)?.as_slice())?;
+    }
+    for (key, _) in &all[..fold_count] {
+        messages.remove(key.as_str())?;
+    }
+    messages.insert(all[0].0.as_str(), codec::encode(&summary)?.as_slice())?;
+    Ok(thread.conversation_id)
+}
+
+impl Store {
+    /// The user's thread, oldest message first.
+    pub async fn chat_thread(&self, sub: &str) -> Result<(Option<ThreadRecord>, Vec<ChatRecord>), StoreError> {
+        let sub = sub.to_owned();
+        self.blocking(move |db| read_thread(db, &sub)).await
+    }
+
+    /// Appends messages in one durable commit; returns the conversation id.
+    pub async fn append_chat(
+        &self,
+        sub: &str,
+        records: Vec<ChatRecord>,
+        limit: usize,
+        summarize: Summarize,
+    ) -> Result<String, StoreError> {
+        let sub = sub.to_owned();
+        self.blocking(move |db| {
+            let txn = db.begin_write()?;
+            let id = append(&txn, &sub, &records, limit, summarize)?;
+            txn.commit()?;
+            Ok(id)
+        })
+        .await
+    }
+
+    /// Removes every message of the user's thread (archive included) and starts a new
+    /// conversation id; returns how many messages were removed.
+    pub async fn clear_chat(&self, sub: &str) -> Result<usize, StoreError> {
+        let sub = sub.to_owned();
+        self.blocking(move |db| {
+            let txn = db.begin_write()?;
+            let (start, end) = thread_range(&sub);
+            let mut removed = 0;
+            for (table, live) in [(BRAIN_MESSAGES, true), (BRAIN_ARCHIVE, false)] {
+                let mut t = txn.open_table(table)?;
+                let keys: Vec<String> = t
+                    .range(start.as_str()..end.as_str())?
+                    .map(|e| e.map(|(k, _)| k.value().to_owned()))
+                    .collect::<Result<_, _>>()?;
+                if live {
+                    removed = keys.len();
+                }
+                for k in keys {
+                    t.remove(k.as_str())?;
+                }
+            }
+            txn.open_table(BRAIN_THREADS)?.remove(sub.as_str())?;
+            txn.commit()?;
+            Ok(removed)
+        })
+        .await
+    }
+
+    /// Messages folded out of the user's thread, oldest first.
+    pub async fn chat_archive(&self, sub: &str) -> Result<Vec<ChatRecord>, StoreError> {
+        let sub = sub.to_owned();
+        self.blocking(move |db| {
+            let txn = db.begin_read()?;
+            let (start, end) = thread_range(&sub);
+            let table = txn.open_table(BRAIN_ARCHIVE)?;
+            let mut out = Vec::new();
+            for entry in table.range(start.as_str()..end.as_str())? {
+                out.push(codec::decode(entry?.1.value())?);
+            }
+            Ok(out)
+        })
+        .await
+    }
+
+    /// Records one model call in the ledger and the token table, durably.
+    pub async fn record_model_call(&self, call: ModelCall) -> Result<(), StoreError> {
+        self.blocking(move |db| {
+            let txn = db.begin_write()?;
+            let id = format!("{:013}/{}", call.at_ms, uuid::Uuid::new_v4().simple());
+            let date = chrono::DateTime::from_timestamp_millis(call.at_ms)
+                .map(|t| t.format("%Y-%m-%d").to_string())
+                .unwrap_or_default();
+            let worker = if call.who.starts_with("user:") { "brain".to_owned() } else { call.who.clone() };
+            let tokens = TokenRecord {
+                date: date.clone(),
+                worker,
+                model: call.model.clone(),
+                input_tokens: call.input_tokens,
+                output_tokens: call.output_tokens,
+                cost_micros: call.cost_micros,
+            };
+            txn.open_table(TOKENS)?.insert(format!("{date}/m{id}").as_str(), codec::encode(&tokens)?.as_slice())?;
+            txn.open_table(MODEL_CALLS)?.insert(id.as_str(), codec::encode(&call)?.as_slice())?;
+            txn.commit()?;
+            Ok(())
+        })
+        .await
+    }
+
+    /// Every recorded model call, oldest first.
+    pub async fn model_calls(&self) -> Result<Vec<ModelCall>, StoreError> {
+        self.all_records(MODEL_CALLS).await
+    }
+}
+
+super::codec::unchanged_records!(ChatRecord, ThreadRecord, ModelCall);

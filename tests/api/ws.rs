@@ -1,0 +1,122 @@
+//! `/ws` with a real WebSocket client (tokio-tungstenite): refused without a token (401
+//! envelope), accepted with `?token=`, a bearer header or the cookie; a viewer receives
+//! `memory.written`, `deal.updated` and `metrics.rollup` as `{type, at, data}`.
+
+use std::time::Duration;
+
+use futures_util::StreamExt;
+use gtms::domain::Role;
+use reqwest::Method;
+use serde_json::{Value, json};
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::{Error as WsError, Message};
+
+use crate::envelope::assert_envelope;
+use crate::helpers::TestApp;
+use crate::memory::{app, write};
+
+type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+fn ws_url(app: &TestApp, query: &str) -> String {
+    format!("{}/ws{query}", app.base.replacen("http", "ws", 1))
+}
+
+/// The next JSON text message (pings skipped), within a deadline.
+async fn next_json(socket: &mut Socket) -> Value {
+    let deadline = Duration::from_secs(10);
+    loop {
+        let frame = tokio::time::timeout(deadline, socket.next()).await.expect("a message in time");
+        match frame.expect("open").expect("frame") {
+            Message::Text(text) => return serde_json::from_str(&text).expect("json"),
+            Message::Ping(_) | Message::Pong(_) => continue,
+            other => panic!("unexpected frame {other:?}"),
+        }
+    }
+}
+
+/// Reads until a message of `kind` arrives (other events may interleave).
+async fn expect_event(socket: &mut Socket, kind: &str) -> Value {
+    loop {
+        let message = next_json(socket).await;
+        if message["type"] == kind {
+            assert!(message["at"].as_str().is_some_and(|a| a.ends_with('Z')), "{message}");
+            return message["data"].clone();
+        }
+    }
+}
+
+#[tokio::test]
+async fn an_upgrade_without_a_token_is_refused_with_401() {
+    let app = app().await;
+    match tokio_tungstenite::connect_async(ws_url(&app, "")).await {
+        Err(WsError::Http(res)) => assert_eq!(res.status().as_u16(), 401),
+        other => panic!("expected a 401, got {:?}", other.map(|_| ())),
+    }
+    match tokio_tungstenite::connect_async(ws_url(&app, "?token=not-a-jwt")).await {
+        Err(WsError::Http(res)) => assert_eq!(res.status().as_u16(), 401),
+        other => panic!("expected a 401, got {:?}", other.map(|_| ())),
+    }
+    assert_envelope(app.get("/ws").await, 401, "unauthorized").await;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_viewer_receives_memory_writes_deal_updates_and_rollups() {
+    let app = app().await;
+    let viewer = app.token(Role::Viewer).await;
+    let admin = app.token(Role::Admin).await;
+    let (mut socket, _) =
+        tokio_tungstenite::connect_async(ws_url(&app, &format!("?token={viewer}"))).await.expect("connect");
+    let hello = next_json(&mut socket).await;
+    assert_eq!((hello["type"].as_str(), hello["data"]["role"].as_str()), (Some("connected"), Some("viewer")));
+
+    let res = write(&app, &admin, json!({ "scope": "org", "key": "tone", "value": "plain words" })).await;
+    assert_eq!(res.status(), 201);
+    let written = expect_event(&mut socket, "memory.written").await;
+    assert_eq!(
+        (written["scope"].as_str(), written["key"].as_str(), written["version"].as_u64()),
+        (Some("org"), Some("tone"), Some(1))
+    );
+    assert!(written.get("value").is_none(), "events carry no memory values");
+
+    let deals: Value = app
+        .authed(Method::GET, "/api/deals?stage=prospecting", &admin)
+        .send()
+        .await
+        .expect("deals")
+        .json()
+        .await
+        .expect("json");
+    let id = deals["deals"][0]["id"].as_str().expect("id").to_owned();
+    let res = app
+        .authed(Method::PATCH, &format!("/api/deals/{id}"), &admin)
+        .json(&json!({ "nextStep": "ws test" }))
+        .send()
+        .await
+        .expect("patch");
+    assert_eq!(res.status(), 200);
+    let deal = expect_event(&mut socket, "deal.updated").await;
+    assert_eq!((deal["id"].as_str(), deal["nextStep"].as_str()), (Some(id.as_str()), Some("ws test")));
+
+    let job = gtms::jobs::standard(&app.state().config().schedules)
+        .into_iter()
+        .find(|j| j.name == "metrics-rollup")
+        .expect("job");
+    gtms::jobs::run_once(app.state(), &job).await;
+    let rollup = expect_event(&mut socket, "metrics.rollup").await;
+    assert!(rollup["views"].as_array().is_some_and(|v| v.len() == 4), "{rollup}");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_bearer_header_or_the_session_cookie_also_authenticate() {
+    let app = app().await;
+    let token = app.token(Role::Viewer).await;
+    for (name, value) in [("authorization", format!("Bearer {token}")), ("cookie", format!("gtms_session={token}"))] {
+        let mut request = ws_url(&app, "").into_client_request().expect("request");
+        request.headers_mut().insert(name, value.parse().expect("header"));
+        let (mut socket, _) = tokio_tungstenite::connect_async(request).await.expect(name);
+        assert_eq!(next_json(&mut socket).await["type"], "connected");
+    }
+    app.stop().await;
+}
