@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 
 pub use consumption::{AccountConsumption, AccountForecast, ConsumptionView, forecast_account};
 pub use pipeline::{PipelineView, StageCounts};
-pub use tokens::{TokenRow, TokenView};
+pub use tokens::{DayTokens, ModelTokens, TokenUse, TokenView, WorkerTokens};
 pub use workers::{WorkerMetrics, WorkersView};
 
 use crate::store::{Rollup, Store, StoreError, WorkspaceData};

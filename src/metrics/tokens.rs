@@ -21,24 +21,40 @@ impl Sum {
         self.micros += t.cost_micros;
     }
 
-    fn row(&self, name: &str) -> TokenRow {
-        TokenRow {
-            name: name.to_owned(),
-            input_tokens: self.input,
-            output_tokens: self.output,
-            cost_usd: usd_from_micros(self.micros),
-        }
+    fn usage(&self) -> TokenUse {
+        TokenUse { input_tokens: self.input, output_tokens: self.output, cost_usd: usd_from_micros(self.micros) }
     }
 }
 
-/// One group's use; `name` is the worker id, the model or the `YYYY-MM-DD` day.
+/// Tokens and their cost.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct TokenRow {
-    pub name: String,
+pub struct TokenUse {
     pub input_tokens: u64,
     pub output_tokens: u64,
     pub cost_usd: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct WorkerTokens {
+    pub worker: String,
+    #[serde(flatten)]
+    pub usage: TokenUse,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct ModelTokens {
+    pub model: String,
+    #[serde(flatten)]
+    pub usage: TokenUse,
+}
+
+/// One UTC day (`YYYY-MM-DD`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct DayTokens {
+    pub date: String,
+    #[serde(flatten)]
+    pub usage: TokenUse,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -47,9 +63,9 @@ pub struct TokenView {
     pub input_tokens: u64,
     pub output_tokens: u64,
     pub cost_usd: f64,
-    pub by_worker: Vec<TokenRow>,
-    pub by_model: Vec<TokenRow>,
-    pub by_day: Vec<TokenRow>,
+    pub by_worker: Vec<WorkerTokens>,
+    pub by_model: Vec<ModelTokens>,
+    pub by_day: Vec<DayTokens>,
 }
 
 impl View for TokenView {
@@ -65,14 +81,16 @@ impl View for TokenView {
             by_model.entry(&t.model).or_default().add(t);
             by_day.entry(&t.date).or_default().add(t);
         }
-        let rows = |m: &BTreeMap<&str, Sum>| m.iter().map(|(k, s)| s.row(k)).collect();
         TokenView {
             input_tokens: total.input,
             output_tokens: total.output,
             cost_usd: usd_from_micros(total.micros),
-            by_worker: rows(&by_worker),
-            by_model: rows(&by_model),
-            by_day: rows(&by_day),
+            by_worker: by_worker
+                .iter()
+                .map(|(k, s)| WorkerTokens { worker: (*k).to_owned(), usage: s.usage() })
+                .collect(),
+            by_model: by_model.iter().map(|(k, s)| ModelTokens { model: (*k).to_owned(), usage: s.usage() }).collect(),
+            by_day: by_day.iter().map(|(k, s)| DayTokens { date: (*k).to_owned(), usage: s.usage() }).collect(),
         }
     }
 }
