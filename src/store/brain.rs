@@ -211,4 +211,5 @@ impl Store {
     }
 }
 
+// Types first written under schema version 2; no older layout exists.
 super::codec::unchanged_records!(ChatRecord, ThreadRecord, ModelCall);

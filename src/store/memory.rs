@@ -304,6 +304,9 @@ impl Store {
     }
 }
 
+// Types first written under schema version 2; no older layout exists.
+super::codec::unchanged_records!(MemoryRecord, CompressionRecord);
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -356,5 +359,3 @@ mod tests {
         assert!(store.memory_scope("worker:").await.unwrap_or_default().is_empty());
     }
 }
-
-super::codec::unchanged_records!(MemoryRecord, CompressionRecord);
