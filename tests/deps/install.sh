@@ -2,7 +2,8 @@
 # Everything the tests need besides cargo, in one place: `make test` runs this first and
 # `.ci/run` through it. Idempotent and quiet: a second run installs nothing.
 #   Debian: file, openssl, curl (static and TLS checks), nginx-light + brotli module (the
-#           export yardstick), chromium (the /status page in a real browser)
+#           export yardstick), chromium (the /status page in a real browser), systemd
+#           (systemd-analyze checks the unit) and man-db (renders the man page)
 #   PyPI:   mcp, jsonschema (the official MCP SDK client)
 #   npm:    the pinned MCP Inspector CLI (tests/mcp/package-lock.json)
 set -euo pipefail
@@ -10,7 +11,7 @@ cd "$(dirname "$0")/../.."
 export DEBIAN_FRONTEND=noninteractive
 
 need_apt=()
-for pkg in file openssl curl nginx-light libnginx-mod-http-brotli-static chromium; do
+for pkg in file openssl curl nginx-light libnginx-mod-http-brotli-static chromium systemd man-db; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need_apt+=("$pkg")
 done
 if [ ${#need_apt[@]} -gt 0 ]; then
