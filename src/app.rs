@@ -17,6 +17,8 @@ use crate::{admin, http, jobs, server, shutdown, tls};
 #[derive(Debug, thiserror::Error)]
 pub enum AppError {
     #[error(transparent)]
+    Config(#[from] crate::config::ConfigError),
+    #[error(transparent)]
     Store(#[from] StoreError),
     #[error("cannot listen on {addr}: {source}")]
     Bind { addr: SocketAddr, source: std::io::Error },
@@ -74,6 +76,7 @@ pub async fn start_with_clock(
     config: Config,
     clock: std::sync::Arc<dyn crate::limits::Clock>,
 ) -> Result<RunningApp, AppError> {
+    crate::config::check_data_dir(&config.data)?;
     let data = config.data.clone();
     let store = tokio::task::spawn_blocking(move || Store::open(&data)).await??;
     let boot = store.record_boot(chrono::Utc::now().timestamp()).await?;

@@ -14,7 +14,9 @@ mod layer;
 use layer::number;
 mod llm;
 mod validate;
+
 pub use llm::{LlmLayer, LlmSettings, Price, Provider};
+pub use validate::check_data_dir;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {

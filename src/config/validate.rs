@@ -12,7 +12,6 @@ impl Layer {
             invalid("listen address", format!("{listen:?} is not IP:PORT (for example 127.0.0.1:3000)"))
         })?;
         let data = self.data.unwrap_or_else(|| PathBuf::from("gtms.redb"));
-        check_data_dir(&data)?;
         let mode = match self.mode.as_deref().unwrap_or("demo") {
             "demo" => Mode::Demo,
             "temporal" => Mode::Temporal,
@@ -183,7 +182,9 @@ fn backup_settings(
     Ok(Some(BackupSettings { dir, schedule, keep }))
 }
 
-fn check_data_dir(data: &Path) -> Result<(), ConfigError> {
+/// Start-up check (not part of `validate`, which stays pure): the data path is not a directory
+/// and its directory is writable (a probe file is created and removed).
+pub fn check_data_dir(data: &Path) -> Result<(), ConfigError> {
     if data.is_dir() {
         return Err(invalid("data file", format!("{} is a directory, expected a file path", data.display())));
     }
