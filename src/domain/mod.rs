@@ -22,4 +22,4 @@ pub use signal::SignalKind;
 pub use slug::{Slug, SlugError};
 pub use tenant::{Tenant, TenantError};
 pub use ticker::{Ticker, TickerError};
-pub use values::{CalendarDate, DateError, Percent, PercentError};
+pub use values::{CalendarDate, DateError, Percent, PercentError, rfc3339_ms};

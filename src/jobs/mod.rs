@@ -18,6 +18,7 @@ use tokio_cron_scheduler::{Job, JobScheduler, JobSchedulerError};
 pub use specs::{all, standard};
 
 use crate::config::parse_cron;
+use crate::domain::rfc3339_ms;
 use crate::state::AppState;
 use crate::store::JobRun;
 
@@ -149,12 +150,6 @@ pub struct LastRun {
     pub duration_ms: i64,
     pub outcome: &'static str,
     pub error: Option<String>,
-}
-
-fn rfc3339_ms(ms: i64) -> String {
-    chrono::DateTime::from_timestamp_millis(ms)
-        .map(|t| t.format("%Y-%m-%dT%H:%M:%S%.3fZ").to_string())
-        .unwrap_or_default()
 }
 
 /// Every configured job with its last recorded run and its next tick.

@@ -25,11 +25,7 @@ pub struct WriteRequest {
     pub if_version: Option<u64>,
 }
 
-pub fn iso_ms(ms: i64) -> String {
-    chrono::DateTime::from_timestamp_millis(ms)
-        .map(|t| t.format("%Y-%m-%dT%H:%M:%S%.3fZ").to_string())
-        .unwrap_or_default()
-}
+pub use crate::domain::rfc3339_ms as iso_ms;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
