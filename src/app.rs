@@ -91,7 +91,7 @@ pub async fn start_with_clock(
     let state = AppState::with_clock(config, store, clock).await?;
     first_start_invite(&state).await?;
     seed_workspace(&state).await?;
-    let scheduler = jobs::Scheduler::start(state.clone(), jobs::all(state.config())).await?;
+    let scheduler = jobs::Scheduler::start(state.store().clone(), jobs::all(&state)).await?;
     let scheme = if tls.is_some() { "https" } else { "http" };
     tracing::info!(
         %addr, mode = state.config().mode.as_str(), data = %state.config().data.display(), boots = boot.boots,
@@ -145,10 +145,8 @@ async fn seed_workspace(state: &AppState) -> Result<(), AppError> {
         tracing::info!("loaded the demo workspace (workers, deals, accounts, history)");
     }
     if state.store().rollup(crate::metrics::PipelineView::NAME).await?.is_none() {
-        let metrics_job = jobs::standard(&state.config().schedules).into_iter().find(|j| j.name == "metrics-rollup");
-        if let Some(job) = metrics_job {
-            jobs::run_once(state, &job).await;
-        }
+        let job = jobs::metrics_rollup(&state.config().schedules.metrics_rollup, state.store().clone());
+        jobs::run_once(state.store(), &job).await;
     }
     Ok(())
 }

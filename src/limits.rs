@@ -162,6 +162,13 @@ impl FixedWindow {
     }
 }
 
+/// A limiter with the stable name its windows are persisted under.
+#[derive(Debug, Clone)]
+pub struct NamedLimiter {
+    pub name: &'static str,
+    pub limiter: std::sync::Arc<FixedWindow>,
+}
+
 pub fn unix_now() -> u64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0)
 }

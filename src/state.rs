@@ -16,7 +16,7 @@ use crate::auth::sessions::Sessions;
 use crate::companies::assets::AssetTable;
 use crate::companies::directory::{Directory, DirectoryError};
 use crate::config::{Config, Mode};
-use crate::limits::{Clock, FixedWindow, SystemClock};
+use crate::limits::{Clock, FixedWindow, NamedLimiter, SystemClock};
 use crate::store::Store;
 
 #[derive(Debug, thiserror::Error)]
@@ -41,11 +41,11 @@ struct Inner {
     store: Store,
     assets: Arc<AssetTable>,
     directory: Arc<Directory>,
-    api_keys: ApiKeys,
+    api_keys: Arc<ApiKeys>,
     sessions: Sessions,
-    enrich_limiter: FixedWindow,
-    auth_limiter: FixedWindow,
-    api_limiter: FixedWindow,
+    enrich_limiter: Arc<FixedWindow>,
+    auth_limiter: Arc<FixedWindow>,
+    api_limiter: Arc<FixedWindow>,
     clock: Arc<dyn Clock>,
     hasher: Hasher,
     llm: Arc<crate::brain::Llm>,
@@ -77,12 +77,12 @@ impl AppState {
         let limits = HashLimits { concurrency: config.argon2_concurrency, ..HashLimits::default() };
         let hasher = Hasher::with_limits(config.hash_cost, limits);
         let guard = || AttemptGuard::new(config.failed_auth, Arc::clone(&clock));
-        let api_keys = ApiKeys::new(store.clone(), hasher.clone(), guard());
+        let api_keys = Arc::new(ApiKeys::new(store.clone(), hasher.clone(), guard()));
         let sessions = Sessions::load(store.clone(), hasher.clone(), config.jwt_secret.as_ref(), guard()).await?;
         let limits = &config.rate_limits;
-        let enrich_limiter = FixedWindow::new(config.enrich_rate_limit, 60);
-        let auth_limiter = FixedWindow::new(limits.auth, limits.window_secs);
-        let api_limiter = FixedWindow::new(limits.api, limits.window_secs);
+        let enrich_limiter = Arc::new(FixedWindow::new(config.enrich_rate_limit, 60));
+        let auth_limiter = Arc::new(FixedWindow::new(limits.auth, limits.window_secs));
+        let api_limiter = Arc::new(FixedWindow::new(limits.api, limits.window_secs));
         let llm = Arc::new(crate::brain::Llm::from_settings(&config.llm)?);
         let inner = Inner {
             llm,
@@ -132,8 +132,18 @@ impl AppState {
         &self.inner.directory
     }
 
-    pub fn api_keys(&self) -> &ApiKeys {
+    pub fn api_keys(&self) -> &Arc<ApiKeys> {
         &self.inner.api_keys
+    }
+
+    /// Every rate limiter with the name its windows are kept under.
+    pub fn limiters(&self) -> Vec<NamedLimiter> {
+        let named = |name, limiter: &Arc<FixedWindow>| NamedLimiter { name, limiter: Arc::clone(limiter) };
+        vec![
+            named("enrich", &self.inner.enrich_limiter),
+            named("auth", &self.inner.auth_limiter),
+            named("api", &self.inner.api_limiter),
+        ]
     }
 
     /// Per-key requests-per-minute limiter of `/v1/enrich`.

@@ -2,7 +2,9 @@
 //! daily cleanup. Every run is recorded (start, end, outcome, error) in redb; a failing or
 //! panicking job is logged and recorded and never stops the others or the server. A job
 //! still running when its next tick comes is skipped, not run twice. Each job's `run_once`
-//! is what the scheduler calls, so tests drive exactly the scheduled code.
+//! is what the scheduler calls, so tests drive exactly the scheduled code. A job captures what
+//! it touches (store, limiters, model, clock) when its spec is built from the state
+//! (`specs::all`); the scheduler itself only holds the store it records runs in.
 
 mod specs;
 
@@ -15,19 +17,20 @@ use serde::Serialize;
 use tokio::sync::broadcast;
 use tokio_cron_scheduler::{Job, JobScheduler, JobSchedulerError};
 
-pub use specs::{all, standard};
+pub use specs::{all, cleanup, memory_compression, metrics_rollup, scheduled_backup, standard, usage_rollup};
 
 use crate::config::parse_cron;
 use crate::domain::rfc3339_ms;
 use crate::state::AppState;
-use crate::store::JobRun;
+use crate::store::{JobRun, Store};
 
 /// A job's error: any error (its cause chain is recorded), or a sentence.
 pub type JobError = Box<dyn std::error::Error + Send + Sync>;
 /// What a run of a job did (a short summary), or why it failed.
 pub type JobResult = Result<String, JobError>;
 pub type JobFuture = Pin<Box<dyn Future<Output = JobResult> + Send>>;
-pub type JobFn = Arc<dyn Fn(AppState) -> JobFuture + Send + Sync>;
+/// The work of a job, with its dependencies captured when the spec was built.
+pub type JobFn = Arc<dyn Fn() -> JobFuture + Send + Sync>;
 
 /// One scheduled job: a name, a cron schedule and the work.
 #[derive(Clone)]
@@ -40,10 +43,10 @@ pub struct JobSpec {
 impl JobSpec {
     pub fn new<F, Fut>(name: &str, schedule: &str, run: F) -> Self
     where
-        F: Fn(AppState) -> Fut + Send + Sync + 'static,
+        F: Fn() -> Fut + Send + Sync + 'static,
         Fut: Future<Output = JobResult> + Send + 'static,
     {
-        Self { name: name.to_owned(), schedule: schedule.to_owned(), run: Arc::new(move |s| Box::pin(run(s))) }
+        Self { name: name.to_owned(), schedule: schedule.to_owned(), run: Arc::new(move || Box::pin(run())) }
     }
 }
 
@@ -51,10 +54,10 @@ fn now_ms() -> i64 {
     chrono::Utc::now().timestamp_millis()
 }
 
-/// Runs a job once and records the run. A panic inside the job is caught and recorded.
-pub async fn run_once(state: &AppState, spec: &JobSpec) -> JobRun {
+/// Runs a job once and records the run in `store`. A panic inside the job is caught and recorded.
+pub async fn run_once(store: &Store, spec: &JobSpec) -> JobRun {
     let started_at_ms = now_ms();
-    let work = tokio::spawn((spec.run)(state.clone()));
+    let work = tokio::spawn((spec.run)());
     let outcome = match work.await {
         Ok(result) => result.map_err(|e| crate::error::chain(e.as_ref())),
         Err(e) => Err(format!("the job panicked: {e}")),
@@ -70,41 +73,52 @@ pub async fn run_once(state: &AppState, spec: &JobSpec) -> JobRun {
         Ok(summary) => tracing::info!(job = %spec.name, %summary, "job finished"),
         Err(error) => tracing::warn!(job = %spec.name, %error, "job failed"),
     }
-    if let Err(e) = state.store().record_job_run(run.clone()).await {
+    if let Err(e) = store.record_job_run(run.clone()).await {
         tracing::warn!(job = %spec.name, error = %e, "could not record the job run");
     }
     run
 }
 
-/// The running scheduler; `shutdown` stops it. The jobs reach the state through `slot`,
-/// which shutdown empties: the scheduler's own tasks may outlive it, and must not keep the
+/// What the scheduler's ticks reach: the store runs are recorded in and every spec (which
+/// hold the store, limiters and model they captured).
+struct Armed {
+    store: Store,
+    specs: Vec<Arc<JobSpec>>,
+}
+
+/// The running scheduler; `shutdown` stops it. The jobs are reached through `slot`, which
+/// shutdown empties: the scheduler's own tasks may outlive it, and must not keep the
 /// database open.
 pub struct Scheduler {
     inner: JobScheduler,
-    slot: Arc<std::sync::RwLock<Option<AppState>>>,
+    slot: Arc<std::sync::RwLock<Option<Armed>>>,
     finished: broadcast::Sender<JobRun>,
 }
 
 impl Scheduler {
-    /// Adds every job and starts ticking.
-    pub async fn start(state: AppState, specs: Vec<JobSpec>) -> Result<Self, JobSchedulerError> {
+    /// Adds every job and starts ticking; runs are recorded in `store`.
+    pub async fn start(store: Store, specs: Vec<JobSpec>) -> Result<Self, JobSchedulerError> {
         let inner = JobScheduler::new().await?;
-        let slot = Arc::new(std::sync::RwLock::new(Some(state)));
+        let schedules: Vec<String> = specs.iter().map(|s| s.schedule.clone()).collect();
+        let specs = specs.into_iter().map(Arc::new).collect();
+        let slot = Arc::new(std::sync::RwLock::new(Some(Armed { store, specs })));
         let (finished, _) = broadcast::channel(64);
-        for spec in specs {
+        for (index, schedule) in schedules.into_iter().enumerate() {
             let busy = Arc::new(AtomicBool::new(false));
-            let (spec, slot, finished) = (Arc::new(spec), slot.clone(), finished.clone());
-            let schedule = spec.schedule.clone();
+            let (slot, finished) = (slot.clone(), finished.clone());
             let job = Job::new_async(schedule.as_str(), move |_id, _lock| {
-                let (spec, busy, finished) = (spec.clone(), busy.clone(), finished.clone());
-                let state = slot.read().ok().and_then(|s| s.clone());
+                let (busy, finished) = (busy.clone(), finished.clone());
+                let armed = slot
+                    .read()
+                    .ok()
+                    .and_then(|s| s.as_ref().and_then(|a| Some((a.store.clone(), a.specs.get(index)?.clone()))));
                 Box::pin(async move {
-                    let Some(state) = state else { return };
+                    let Some((store, spec)) = armed else { return };
                     if busy.swap(true, Ordering::SeqCst) {
                         tracing::warn!(job = %spec.name, "previous run still going; skipping this tick");
                         return;
                     }
-                    let run = run_once(&state, &spec).await;
+                    let run = run_once(&store, &spec).await;
                     busy.store(false, Ordering::SeqCst);
                     // Nobody listening is the normal case outside tests.
                     let _ = finished.send(run);
@@ -156,7 +170,7 @@ pub struct LastRun {
 pub async fn status(state: &AppState) -> Result<Vec<JobStatus>, crate::store::StoreError> {
     let now = chrono::Utc::now();
     let mut out = Vec::new();
-    for spec in all(state.config()) {
+    for spec in all(state) {
         let last = state.store().last_job_run(&spec.name).await?.map(|r| LastRun {
             started_at: rfc3339_ms(r.started_at_ms),
             ended_at: rfc3339_ms(r.ended_at_ms),

@@ -1,8 +1,15 @@
-//! The standard jobs and what each does.
+//! The standard jobs and what each does. Each builder takes exactly what its job touches and
+//! captures it, so the signature says what the job may reach; `all` wires them from the state.
+
+use std::sync::Arc;
 
 use super::JobSpec;
-use crate::config::{Config, Schedules};
-use crate::limits::unix_now;
+use crate::auth::keys::ApiKeys;
+use crate::brain::Llm;
+use crate::config::BackupSettings;
+use crate::limits::{Clock, NamedLimiter};
+use crate::state::AppState;
+use crate::store::Store;
 use crate::{backup, metrics, store};
 
 pub const METRICS_ROLLUP: &str = "metrics-rollup";
@@ -11,47 +18,85 @@ pub const CLEANUP: &str = "cleanup";
 pub const MEMORY_COMPRESSION: &str = "memory-compression";
 
 /// The standard jobs plus the ones the configuration turns on (scheduled backups).
-pub fn all(config: &Config) -> Vec<JobSpec> {
-    let mut specs = standard(&config.schedules);
-    if let Some(settings) = config.backup.clone() {
-        specs.push(JobSpec::new(backup::schedule::JOB, &settings.schedule.clone(), move |state| {
-            let settings = settings.clone();
-            async move { Ok(backup::schedule::run_once(state.store(), &settings).await?) }
-        }));
+pub fn all(state: &AppState) -> Vec<JobSpec> {
+    let mut specs = standard(state);
+    if let Some(settings) = state.config().backup.clone() {
+        specs.push(scheduled_backup(settings, state.store().clone()));
     }
     specs
 }
 
-pub fn standard(schedules: &Schedules) -> Vec<JobSpec> {
+/// The jobs every appliance runs, on the configured schedules.
+pub fn standard(state: &AppState) -> Vec<JobSpec> {
+    let schedules = &state.config().schedules;
+    let store = state.store();
     vec![
-        JobSpec::new(METRICS_ROLLUP, &schedules.metrics_rollup, |state| async move {
-            let at = metrics::rollup_all(state.store(), chrono::Utc::now().timestamp()).await?;
-            state.events().publish(
+        metrics_rollup(&schedules.metrics_rollup, store.clone()),
+        usage_rollup(&schedules.usage_rollup, Arc::clone(state.api_keys())),
+        cleanup(&schedules.cleanup, state.limiters(), Arc::clone(state.clock()), store.clone()),
+        memory_compression(&schedules.memory_compression, store.clone(), Arc::clone(state.llm())),
+    ]
+}
+
+/// Recomputes every metric view and announces it on the event bus.
+pub fn metrics_rollup(schedule: &str, store: Store) -> JobSpec {
+    JobSpec::new(METRICS_ROLLUP, schedule, move || {
+        let store = store.clone();
+        async move {
+            let at = metrics::rollup_all(&store, chrono::Utc::now().timestamp()).await?;
+            store.events().publish(
                 crate::events::METRICS_ROLLUP,
                 serde_json::json!({ "views": metrics::VIEWS, "computedAt": at }),
             );
             Ok(format!("{} views", metrics::VIEWS.len()))
-        }),
-        JobSpec::new(USAGE_ROLLUP, &schedules.usage_rollup, |state| async move {
-            state.api_keys().flush_usage().await?;
+        }
+    })
+}
+
+/// Writes the API keys' pending usage counts to the store.
+pub fn usage_rollup(schedule: &str, keys: Arc<ApiKeys>) -> JobSpec {
+    JobSpec::new(USAGE_ROLLUP, schedule, move || {
+        let keys = keys.clone();
+        async move {
+            keys.flush_usage().await?;
             Ok("API key usage rolled up".into())
-        }),
-        JobSpec::new(CLEANUP, &schedules.cleanup, |state| async move {
-            let now = unix_now();
-            let windows = state.enrich_limiter().purge_expired(now)
-                + state.auth_limiter().purge_expired(now)
-                + state.api_limiter().purge_expired(now);
+        }
+    })
+}
+
+/// Drops rate-limit windows that ended (by the injected clock) and old job runs.
+pub fn cleanup(schedule: &str, limiters: Vec<NamedLimiter>, clock: Arc<dyn Clock>, store: Store) -> JobSpec {
+    JobSpec::new(CLEANUP, schedule, move || {
+        let (limiters, store, now) = (limiters.clone(), store.clone(), clock.now());
+        async move {
+            let windows: usize = limiters.iter().map(|l| l.limiter.purge_expired(now)).sum();
             let mut runs = 0;
             for job in [METRICS_ROLLUP, USAGE_ROLLUP, CLEANUP, MEMORY_COMPRESSION, backup::schedule::JOB] {
-                runs += state.store().prune_job_runs(job).await?;
+                runs += store.prune_job_runs(job).await?;
             }
             Ok(format!("{windows} expired rate-limit windows, {runs} old job runs (kept {})", store::JOB_RUNS_KEPT))
-        }),
-        JobSpec::new(MEMORY_COMPRESSION, &schedules.memory_compression, |state| async move {
-            let reports = crate::memory::compress_all(state.store(), state.llm()).await.map_err(|e| e.to_string())?;
+        }
+    })
+}
+
+/// Folds over-budget worker memory into summaries with the fast model.
+pub fn memory_compression(schedule: &str, store: Store, llm: Arc<Llm>) -> JobSpec {
+    JobSpec::new(MEMORY_COMPRESSION, schedule, move || {
+        let (store, llm) = (store.clone(), llm.clone());
+        async move {
+            let reports = crate::memory::compress_all(&store, &llm).await.map_err(|e| e.to_string())?;
             let folded: usize = reports.iter().map(|r| r.folded.len()).sum();
             let compressed = reports.iter().filter(|r| r.compressed).count();
             Ok(format!("{} worker scopes checked, {compressed} compressed, {folded} entries folded", reports.len()))
-        }),
-    ]
+        }
+    })
+}
+
+/// A verified online backup into the configured directory, keeping the newest few.
+pub fn scheduled_backup(settings: BackupSettings, store: Store) -> JobSpec {
+    let schedule = settings.schedule.clone();
+    JobSpec::new(backup::schedule::JOB, &schedule, move || {
+        let (settings, store) = (settings.clone(), store.clone());
+        async move { Ok(backup::schedule::run_once(&store, &settings).await?) }
+    })
 }

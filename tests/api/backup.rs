@@ -257,9 +257,9 @@ async fn the_scheduled_backup_is_a_job_with_retention_in_tasks_status() {
     let job = job.expect("the backup job is listed");
     assert_eq!(job["schedule"], gtms::config::DEFAULT_BACKUP_SCHEDULE);
 
-    let spec = gtms::jobs::all(app.state().config()).into_iter().find(|j| j.name == "backup").expect("spec");
+    let spec = gtms::jobs::all(app.state()).into_iter().find(|j| j.name == "backup").expect("spec");
     for _ in 0..3 {
-        let run = gtms::jobs::run_once(app.state(), &spec).await;
+        let run = gtms::jobs::run_once(app.state().store(), &spec).await;
         assert!(run.ok, "{:?}", run.error);
     }
     let files = gtms::backup::schedule::list(&dir).expect("list");

@@ -164,11 +164,8 @@ async fn the_openai_compatible_client_sends_the_research_model_context_and_beare
         (call.model.as_str(), call.task.as_str(), call.input_tokens, call.cost_micros),
         ("big-model", "research", 120, 136)
     );
-    let job = gtms::jobs::standard(&app.state().config().schedules)
-        .into_iter()
-        .find(|j| j.name == "metrics-rollup")
-        .expect("job");
-    gtms::jobs::run_once(app.state(), &job).await;
+    let job = gtms::jobs::standard(app.state()).into_iter().find(|j| j.name == "metrics-rollup").expect("job");
+    gtms::jobs::run_once(app.state().store(), &job).await;
     let tokens =
         json_of(app.authed(Method::GET, "/api/metrics/tokens", &admin).send().await.expect("tokens"), 200).await;
     let brain = tokens["byWorker"].as_array().expect("byWorker").iter().find(|w| w["worker"] == "brain").cloned();

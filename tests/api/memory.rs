@@ -195,12 +195,12 @@ async fn the_scheduled_compression_job_runs_and_is_recorded() {
         let body = json!({ "scope": "worker:sdr", "key": format!("lead-{i}"), "value": "x".repeat(16 * 1024) });
         ok_json(write(&app, &admin, body).await, 201).await;
     }
-    let job = gtms::jobs::standard(&app.state().config().schedules)
+    let job = gtms::jobs::standard(app.state())
         .into_iter()
         .find(|j| j.name == "memory-compression")
         .expect("the job is scheduled");
     assert_eq!(job.schedule, "0 15 * * * *", "hourly by default");
-    let run = gtms::jobs::run_once(app.state(), &job).await;
+    let run = gtms::jobs::run_once(app.state().store(), &job).await;
     assert!(run.ok, "{:?}", run.error);
     let health = ok_json(get(&app, &admin, "/api/memory/health/sdr").await, 200).await;
     assert!(health["lastCompression"].as_str().is_some(), "{health}");

@@ -80,9 +80,8 @@ async fn a_rollup_reflects_a_patch_after_run_once() {
         "endpoints read the stored rollup"
     );
 
-    let job =
-        jobs::standard(&app.state().config().schedules).into_iter().find(|j| j.name == "metrics-rollup").expect("job");
-    let run = jobs::run_once(app.state(), &job).await;
+    let job = jobs::standard(app.state()).into_iter().find(|j| j.name == "metrics-rollup").expect("job");
+    let run = jobs::run_once(app.state().store(), &job).await;
 
     assert!(run.ok, "{:?}", run.error);
     let after = get_json(&app, "/api/metrics/pipeline", &admin).await;
@@ -111,8 +110,8 @@ async fn tasks_status_lists_every_job_with_schedule_last_and_next_run() {
     for key in ["startedAt", "endedAt", "durationMs"] {
         assert!(metrics.get(key).is_some(), "{key}");
     }
-    for job in gtms::jobs::standard(&app.state().config().schedules) {
-        assert!(jobs::run_once(app.state(), &job).await.ok, "{} runs cleanly", job.name);
+    for job in gtms::jobs::standard(app.state()) {
+        assert!(jobs::run_once(app.state().store(), &job).await.ok, "{} runs cleanly", job.name);
     }
     let status = get_json(&app, "/api/tasks/status", &token).await;
     assert!(status["jobs"].as_array().expect("jobs").iter().all(|j| j["lastRun"]["outcome"] == "ok"));
@@ -124,14 +123,14 @@ async fn failing_and_panicking_jobs_are_recorded_and_stop_nothing() {
     let app = spawn_app().await;
     let every_second = "* * * * * *";
     let specs = vec![
-        JobSpec::new("always-fails", every_second, |_| async { Err("the upstream is down".into()) }),
-        JobSpec::new("panics", every_second, |_| async {
+        JobSpec::new("always-fails", every_second, || async { Err("the upstream is down".into()) }),
+        JobSpec::new("panics", every_second, || async {
             let empty: Vec<u8> = Vec::new();
             Ok(format!("{}", empty[1]))
         }),
-        JobSpec::new("works", every_second, |_| async { Ok("fine".to_owned()) }),
+        JobSpec::new("works", every_second, || async { Ok("fine".to_owned()) }),
     ];
-    let scheduler = jobs::Scheduler::start(app.state().clone(), specs).await.expect("scheduler");
+    let scheduler = jobs::Scheduler::start(app.state().store().clone(), specs).await.expect("scheduler");
     let mut finished = scheduler.finished_runs();
     let mut seen = std::collections::BTreeSet::new();
     let every_job_ran = async {

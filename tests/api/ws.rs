@@ -98,11 +98,8 @@ async fn a_viewer_receives_memory_writes_deal_updates_and_rollups() {
     let deal = expect_event(&mut socket, "deal.updated").await;
     assert_eq!((deal["id"].as_str(), deal["nextStep"].as_str()), (Some(id.as_str()), Some("ws test")));
 
-    let job = gtms::jobs::standard(&app.state().config().schedules)
-        .into_iter()
-        .find(|j| j.name == "metrics-rollup")
-        .expect("job");
-    gtms::jobs::run_once(app.state(), &job).await;
+    let job = gtms::jobs::standard(app.state()).into_iter().find(|j| j.name == "metrics-rollup").expect("job");
+    gtms::jobs::run_once(app.state().store(), &job).await;
     let rollup = expect_event(&mut socket, "metrics.rollup").await;
     assert!(rollup["views"].as_array().is_some_and(|v| v.len() == 4), "{rollup}");
     app.stop().await;
