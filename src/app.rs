@@ -34,6 +34,8 @@ pub enum AppError {
     Scheduler(#[from] tokio_cron_scheduler::JobSchedulerError),
     #[error("cannot install the signal handlers: {0}")]
     Signals(std::io::Error),
+    #[error("workflow engine: {0}")]
+    Engine(#[from] crate::workflows::EngineError),
     #[error("the server task failed: {0}")]
     Task(#[from] tokio::task::JoinError),
 }
@@ -91,13 +93,16 @@ pub async fn start_with_clock(
     let state = AppState::with_clock(config, store, clock).await?;
     first_start_invite(&state).await?;
     seed_workspace(&state).await?;
+    let shutdown = CancellationToken::new();
+    if state.config().mode == crate::config::Mode::Demo {
+        state.attach_workflows(crate::workflows::start_engine(&state, shutdown.clone()).await?);
+    }
     let scheduler = jobs::Scheduler::start(state.store().clone(), jobs::all(&state)).await?;
     let scheme = if tls.is_some() { "https" } else { "http" };
     tracing::info!(
         %addr, mode = state.config().mode.as_str(), data = %state.config().data.display(), boots = boot.boots,
         "gtms {} listening on {scheme}://{addr}", crate::state::VERSION
     );
-    let shutdown = CancellationToken::new();
     let tasks = TaskTracker::new();
     tasks.spawn(admin::server::run(state.clone(), admin_listener, socket, shutdown.clone(), tasks.clone()));
     let token = shutdown.clone();

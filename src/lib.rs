@@ -22,6 +22,9 @@
 //!   - `memory`    — hierarchical memory: scopes, versions, archive, search, tree, health, compression
 //!   - `brain`     — chat per user, context assembly, model providers (demo, OpenAI-compatible, Anthropic), token ledger
 //!   - `metrics`   — the four metric views and their rollups
+//!   - `workflows` — workers and durable workflows: definitions, activities, the engine trait and the demo engine, approvals, coordinator runs
+//!   - `notify`    — team-chat notifications: the durable outbox and the Slack-compatible webhook delivery
+//!   - `voice`     — voice-call analysis behind a trait (the demo provider over seeded transcripts)
 //!   - `jobs`      — the in-process scheduler and its jobs, each with `run_once`
 //!   - `demo`      — the demo workspace (workers, deals, accounts, history) and its generator
 //!   - `limits`    — fixed-window rate limiting and the one injected `Clock`
@@ -51,9 +54,12 @@ pub mod limits;
 pub mod mcp;
 pub mod memory;
 pub mod metrics;
+pub mod notify;
 pub mod server;
 pub mod shutdown;
 pub mod state;
 pub mod store;
 pub mod telemetry;
 pub mod tls;
+pub mod voice;
+pub mod workflows;

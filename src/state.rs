@@ -49,6 +49,9 @@ struct Inner {
     clock: Arc<dyn Clock>,
     hasher: Hasher,
     llm: Arc<crate::brain::Llm>,
+    /// The workflow service, attached once the engine started (`app::start`); offline
+    /// commands never start one.
+    workflows: std::sync::OnceLock<crate::workflows::Workflows>,
     started: Instant,
 }
 
@@ -97,6 +100,7 @@ impl AppState {
             api_limiter,
             clock,
             hasher,
+            workflows: std::sync::OnceLock::new(),
             started: Instant::now(),
         };
         Ok(Self { inner: Arc::new(inner) })
@@ -169,6 +173,30 @@ impl AppState {
         &self.inner.llm
     }
 
+    /// Attaches the workflow service (once; a second call is ignored).
+    pub fn attach_workflows(&self, workflows: crate::workflows::Workflows) {
+        let _ = self.inner.workflows.set(workflows);
+    }
+
+    /// The workflow service; `Unavailable` when no engine runs in this process.
+    pub fn workflows(&self) -> Result<&crate::workflows::Workflows, crate::workflows::EngineError> {
+        self.inner
+            .workflows
+            .get()
+            .ok_or_else(|| crate::workflows::EngineError::Unavailable("no workflow engine runs in this process".into()))
+    }
+
+    /// Live workflows for the Brain's context (none when no engine runs or it cannot answer).
+    pub async fn active_workflows(&self) -> Vec<crate::brain::context::WorkflowStatus> {
+        match self.workflows() {
+            Ok(w) => w.active().await.unwrap_or_else(|e| {
+                tracing::warn!(error = %e, "could not list live workflows for the Brain");
+                Vec::new()
+            }),
+            Err(_) => Vec::new(),
+        }
+    }
+
     /// The event bus behind `/ws`.
     pub fn events(&self) -> &crate::events::Events {
         self.inner.store.events()
@@ -179,10 +207,10 @@ impl AppState {
     }
 
     pub fn health(&self) -> Health {
-        let temporal = match self.inner.config.mode {
-            Mode::Demo => "disabled",
-            // Engine mode reports its live connection once the Temporal engine lands.
-            Mode::Temporal => "disconnected",
+        let temporal = match (self.inner.workflows.get(), self.inner.config.mode) {
+            (Some(w), _) => w.engine().connection(),
+            (None, Mode::Demo) => "disabled",
+            (None, Mode::Temporal) => "disconnected",
         };
         Health {
             status: "healthy".into(),

@@ -150,6 +150,7 @@ pub async fn chat(
     directory: &Directory,
     principal: &Principal,
     message: &str,
+    active: &[super::context::WorkflowStatus],
 ) -> Result<ChatReply, BrainError> {
     if message.len() > MAX_MESSAGE_BYTES {
         return Err(BrainError::TooLarge(message.len()));
@@ -172,7 +173,7 @@ pub async fn chat(
         org: &org,
         team: principal.team.as_deref().map(|t| (t, team.as_slice())),
         workers: &workers,
-        workflows: &[],
+        workflows: active,
         company: named_company(directory, message),
     };
     let context = assemble(&input);

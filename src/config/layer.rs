@@ -21,6 +21,10 @@ impl Layer {
             (Some(base), Some(over)) => Some(base.merge(over)),
             (base, over) => over.or(base),
         };
+        let workflows = match (self.workflows.clone(), other.workflows.clone()) {
+            (Some(base), Some(over)) => Some(base.merge(over)),
+            (base, over) => over.or(base),
+        };
         let merged = merge_layers!(
             self,
             other,
@@ -57,8 +61,9 @@ impl Layer {
             backup_schedule,
             backup_keep,
             llm,
+            workflows,
         );
-        Layer { llm, ..merged }
+        Layer { llm, workflows, ..merged }
     }
 
     pub fn from_file(path: &Path) -> Result<Layer, ConfigError> {
@@ -115,6 +120,7 @@ impl Layer {
             backup_schedule: get("GTMS_BACKUP_SCHEDULE"),
             backup_keep: number(&get, "GTMS_BACKUP_KEEP")?,
             llm: LlmLayer::from_env(&get)?,
+            workflows: WorkflowLayer::from_env(&get)?,
         })
     }
 }

@@ -14,9 +14,11 @@ mod layer;
 use layer::number;
 mod llm;
 mod validate;
+mod workflows;
 
 pub use llm::{LlmLayer, LlmSettings, Price, Provider};
 pub use validate::check_data_dir;
+pub use workflows::{WorkflowLayer, WorkflowSettings};
 
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
@@ -110,6 +112,8 @@ pub struct Config {
     pub backup: Option<BackupSettings>,
     /// The language-model provider, its models by task type, and prices.
     pub llm: LlmSettings,
+    /// The demo engine's executors and retries, SLA timers, the notification webhook.
+    pub workflows: WorkflowSettings,
 }
 
 /// How the accept loop treats connections.
@@ -236,6 +240,7 @@ pub struct Layer {
     pub backup_schedule: Option<String>,
     pub backup_keep: Option<usize>,
     pub llm: Option<LlmLayer>,
+    pub workflows: Option<WorkflowLayer>,
 }
 
 /// A 6-field cron expression (seconds first), as the scheduler reads it.

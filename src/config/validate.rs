@@ -97,8 +97,10 @@ impl Layer {
         }
         let backup = backup_settings(self.backup_dir, self.backup_schedule, self.backup_keep)?;
         let llm = self.llm.unwrap_or_default().validate()?;
+        let workflows = self.workflows.unwrap_or_default().validate()?;
         Ok(Config {
             llm,
+            workflows,
             connections,
             failed_auth,
             argon2_concurrency,

@@ -1,5 +1,5 @@
 //! Newtypes and rules that parse input once at the edge: receipts, signal kinds, slugs,
-//! tickers, domain names, deal vocabulary, percents and calendar dates.
+//! tickers, domain names, deal and workflow vocabulary, percents and calendar dates.
 //! Imports nothing of ours; knows nothing of HTTP or storage.
 
 mod deal;
@@ -12,6 +12,7 @@ mod slug;
 mod tenant;
 mod ticker;
 mod values;
+mod workflow;
 
 pub use deal::{ChampionStatus, DealType, Stage};
 pub use domain_name::{DomainError, DomainName};
@@ -23,3 +24,4 @@ pub use slug::{Slug, SlugError};
 pub use tenant::{Tenant, TenantError};
 pub use ticker::{Ticker, TickerError};
 pub use values::{CalendarDate, DateError, Percent, PercentError, rfc3339_ms};
+pub use workflow::{Decision, Priority, StepStatus, WorkflowStatus, WorkflowType};

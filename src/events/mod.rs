@@ -19,6 +19,14 @@ pub const MEMORY_WRITTEN: &str = "memory.written";
 pub const MEMORY_COMPRESSED: &str = "memory.compressed";
 pub const DEAL_UPDATED: &str = "deal.updated";
 pub const METRICS_ROLLUP: &str = "metrics.rollup";
+pub const WORKFLOW_STARTED: &str = "workflow.started";
+pub const WORKFLOW_STEP: &str = "workflow.step";
+pub const WORKFLOW_WAITING: &str = "workflow.waiting";
+/// Also sent when a workflow is cancelled (its `status` says so).
+pub const WORKFLOW_COMPLETED: &str = "workflow.completed";
+pub const WORKFLOW_FAILED: &str = "workflow.failed";
+pub const APPROVAL_REQUESTED: &str = "approval.requested";
+pub const APPROVAL_DECIDED: &str = "approval.decided";
 
 /// One serialised message: `{"type":..,"at":..,"data":..}`.
 pub type Message = Arc<str>;

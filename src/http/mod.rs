@@ -4,6 +4,7 @@
 pub mod assets;
 mod brain;
 mod client_config;
+mod coordinator;
 mod deals;
 mod enrich;
 pub mod error;
@@ -17,6 +18,7 @@ mod query;
 pub mod rate_limit;
 pub mod session;
 mod status_page;
+mod workers;
 mod ws;
 
 use warp::{Filter, Reply};
@@ -33,6 +35,8 @@ pub fn routes(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = s
         .or(metrics::routes(state.clone()))
         .or(memory::routes(state.clone()))
         .or(brain::routes(state.clone()))
+        .or(workers::routes(state.clone()))
+        .or(coordinator::routes(state.clone()))
         .or(ws::routes(state.clone()))
         .or(status_page::routes(state.clone()))
         .or(home::routes(state))

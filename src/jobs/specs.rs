@@ -5,17 +5,20 @@ use std::sync::Arc;
 
 use super::JobSpec;
 use crate::auth::keys::ApiKeys;
-use crate::brain::Llm;
 use crate::config::BackupSettings;
+use crate::domain::{WorkflowStatus, WorkflowType};
 use crate::limits::{Clock, NamedLimiter};
 use crate::state::AppState;
 use crate::store::Store;
+use crate::workflows::Workflows;
 use crate::{backup, metrics, store};
 
 pub const METRICS_ROLLUP: &str = "metrics-rollup";
 pub const USAGE_ROLLUP: &str = "usage-rollup";
 pub const CLEANUP: &str = "cleanup";
 pub const MEMORY_COMPRESSION: &str = "memory-compression";
+/// The worker whose roster runs memory compression (`seed/workers.json`).
+const COMPRESSION_WORKER: &str = "revenue-analyst";
 
 /// The standard jobs plus the ones the configuration turns on (scheduled backups).
 pub fn all(state: &AppState) -> Vec<JobSpec> {
@@ -34,8 +37,10 @@ pub fn standard(state: &AppState) -> Vec<JobSpec> {
         metrics_rollup(&schedules.metrics_rollup, store.clone()),
         usage_rollup(&schedules.usage_rollup, Arc::clone(state.api_keys())),
         cleanup(&schedules.cleanup, state.limiters(), Arc::clone(state.clock()), store.clone()),
-        memory_compression(&schedules.memory_compression, store.clone(), Arc::clone(state.llm())),
     ]
+    .into_iter()
+    .chain(state.workflows().ok().map(|w| memory_compression(&schedules.memory_compression, w.clone())))
+    .collect()
 }
 
 /// Recomputes every metric view and announces it on the event bus.
@@ -79,15 +84,23 @@ pub fn cleanup(schedule: &str, limiters: Vec<NamedLimiter>, clock: Arc<dyn Clock
     })
 }
 
-/// Folds over-budget worker memory into summaries with the fast model.
-pub fn memory_compression(schedule: &str, store: Store, llm: Arc<Llm>) -> JobSpec {
+/// Starts the `memory-compression` workflow (on the revenue analyst, who runs it) and waits
+/// for its end: it folds over-budget worker memory into summaries with the fast model.
+pub fn memory_compression(schedule: &str, workflows: Workflows) -> JobSpec {
     JobSpec::new(MEMORY_COMPRESSION, schedule, move || {
-        let (store, llm) = (store.clone(), llm.clone());
+        let workflows = workflows.clone();
         async move {
-            let reports = crate::memory::compress_all(&store, &llm).await.map_err(|e| e.to_string())?;
-            let folded: usize = reports.iter().map(|r| r.folded.len()).sum();
-            let compressed = reports.iter().filter(|r| r.compressed).count();
-            Ok(format!("{} worker scopes checked, {compressed} compressed, {folded} entries folded", reports.len()))
+            let kind = WorkflowType::MemoryCompression;
+            let id = workflows.start_internal(kind, COMPRESSION_WORKER, serde_json::json!({})).await?;
+            let ended = workflows.wait_until_ended(&id).await?;
+            match ended.status {
+                WorkflowStatus::Completed => {
+                    Ok(format!("workflow {id} completed: {}", ended.result.unwrap_or_default()))
+                }
+                status => {
+                    Err(format!("workflow {id} ended {}: {}", status.as_str(), ended.error.unwrap_or_default()).into())
+                }
+            }
         }
     })
 }

@@ -17,6 +17,7 @@ mod migrations_test;
 mod records;
 mod rollups;
 mod tables;
+mod workflows;
 mod workspace;
 
 use std::path::{Path, PathBuf};
@@ -31,6 +32,7 @@ pub use invites::InviteRecord;
 pub use memory::{CompressionRecord, FoldPlan, MemoryOutcome, MemoryRecord, MemoryWrite, VersionState};
 pub use meta::BootRecord;
 pub use rollups::{JOB_RUNS_KEPT, JobRun, Rollup};
+pub use workflows::{ApprovalRecord, OutboxRecord, StepRecord, Wait, WorkflowOutcome, WorkflowRecord, WorkflowWrite};
 pub use workspace::{
     AccountRecord, DealRecord, HistoryEntry, RunRecord, RunStatus, TokenRecord, WorkerRecord, WorkspaceData,
 };
@@ -76,6 +78,8 @@ pub struct Store {
     events: crate::events::Events,
     /// Batches concurrent memory writes into one commit.
     memory_log: Arc<memory::MemoryLog>,
+    /// Batches concurrent workflow transitions into one commit.
+    workflow_log: Arc<workflows::WorkflowLog>,
 }
 
 impl Store {
@@ -91,6 +95,7 @@ impl Store {
             path: path.to_owned(),
             events: crate::events::Events::new(),
             memory_log: Arc::default(),
+            workflow_log: Arc::default(),
         };
         store.create_tables()?;
         Ok(store)

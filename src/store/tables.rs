@@ -51,6 +51,11 @@ pub const BRAIN_ARCHIVE: TableDefinition<&str, &[u8]> = TableDefinition::new("br
 /// The model-call ledger: `"<unix ms:013>/<uuid>"` -> `ModelCall`.
 pub const MODEL_CALLS: TableDefinition<&str, &[u8]> = TableDefinition::new("model_calls");
 
+/// Workflows of the demo engine by id (`WorkflowRecord`).
+pub const WORKFLOWS: TableDefinition<&str, &[u8]> = TableDefinition::new("workflows");
+/// Team-chat notifications by id (`OutboxRecord`).
+pub const OUTBOX: TableDefinition<&str, &[u8]> = TableDefinition::new("outbox");
+
 /// Opens every table once so readers never meet a missing table.
 pub fn create_all(txn: &WriteTransaction) -> Result<(), StoreError> {
     txn.open_table(META)?;
@@ -63,7 +68,7 @@ pub fn create_all(txn: &WriteTransaction) -> Result<(), StoreError> {
     for table in [MEMORY, MEMORY_VERSIONS, MEMORY_ARCHIVE, MEMORY_COMPRESSIONS, BRAIN_THREADS, BRAIN_MESSAGES] {
         txn.open_table(table)?;
     }
-    for table in [BRAIN_ARCHIVE, MODEL_CALLS] {
+    for table in [BRAIN_ARCHIVE, MODEL_CALLS, WORKFLOWS, OUTBOX] {
         txn.open_table(table)?;
     }
     Ok(())

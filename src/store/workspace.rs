@@ -77,6 +77,8 @@ pub enum RunStatus {
     Waiting,
     Completed,
     Failed,
+    /// Appended in schema 2 (bincode encodes the variant index, so older rows still read).
+    Cancelled,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -233,6 +235,18 @@ impl Store {
     }
 
     /// Every deal, ordered by id.
+    pub async fn workers(&self) -> Result<Vec<WorkerRecord>, StoreError> {
+        self.all_records(WORKERS).await
+    }
+
+    pub async fn account(&self, id: &str) -> Result<Option<AccountRecord>, StoreError> {
+        self.get_record(ACCOUNTS, id.to_owned()).await
+    }
+
+    pub async fn accounts(&self) -> Result<Vec<AccountRecord>, StoreError> {
+        self.all_records(ACCOUNTS).await
+    }
+
     pub async fn deals(&self) -> Result<Vec<DealRecord>, StoreError> {
         self.all_records(DEALS).await
     }

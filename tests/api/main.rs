@@ -22,5 +22,6 @@ mod metrics_jobs;
 mod packaging;
 mod rate_limits;
 mod tls;
+mod workflows;
 mod workspace_pages;
 mod ws;

@@ -26,7 +26,8 @@ impl McpTool for BrainChat {
     }
     async fn run(ctx: &ToolContext, a: ChatRequest) -> Result<ChatReply, ToolError> {
         let s = &ctx.state;
-        Ok(chat::chat(s.store(), s.llm(), s.directory(), principal(ctx)?, &a.message).await?)
+        let active = s.active_workflows().await;
+        Ok(chat::chat(s.store(), s.llm(), s.directory(), principal(ctx)?, &a.message, &active).await?)
     }
 }
 

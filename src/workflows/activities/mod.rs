@@ -1,0 +1,108 @@
+//! Activities: the I/O of workflow steps (model calls, company data, memory, notifications,
+//! call analysis), looked up by `ActivityKind`. Each takes its JSON input and answers JSON
+//! output; each is idempotent by workflow id + step index (a memory write authored by the same
+//! step is not repeated, a notification is queued once per step), so an engine may run one
+//! again after a crash.
+
+mod companies;
+mod drafting;
+mod leads;
+mod records;
+
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use super::script::{Activity, ActivityKind};
+use crate::brain::model::{Speaker, Turn};
+use crate::brain::{Llm, ModelError, TaskType};
+use crate::companies::directory::Directory;
+use crate::notify::Notifications;
+use crate::store::{Store, StoreError};
+use crate::voice::VoiceAnalyzer;
+
+/// Why an activity attempt failed (the engine retries, then fails the workflow with it).
+#[derive(Debug, thiserror::Error)]
+pub enum ActivityError {
+    #[error("language model: {0}")]
+    Model(#[from] ModelError),
+    #[error("storage: {0}")]
+    Store(#[from] StoreError),
+    #[error("memory: {0}")]
+    Memory(#[from] crate::memory::MemoryError),
+    #[error("{0}")]
+    Input(String),
+    #[error("the activity took longer than {0} s")]
+    Timeout(u64),
+}
+
+/// Which step of which workflow an activity runs for.
+#[derive(Debug, Clone, Copy)]
+pub struct StepCall<'a> {
+    pub workflow_id: &'a str,
+    pub worker: &'a str,
+    pub step: &'a str,
+    pub index: usize,
+}
+
+impl StepCall<'_> {
+    /// The memory author and outbox id prefix of this step.
+    pub fn tag(&self) -> String {
+        format!("workflow:{}#{}", self.workflow_id, self.index)
+    }
+}
+
+/// What activities reach: the store, the model router, company data, call analysis and the
+/// notification outbox. Cheap to clone.
+#[derive(Clone)]
+pub struct Activities {
+    pub store: Store,
+    pub llm: Arc<Llm>,
+    pub directory: Arc<Directory>,
+    pub voice: Arc<dyn VoiceAnalyzer>,
+    pub notifications: Notifications,
+}
+
+impl Activities {
+    pub async fn run(&self, call: StepCall<'_>, activity: &Activity) -> Result<Value, ActivityError> {
+        let input = &activity.input;
+        match activity.kind {
+            ActivityKind::ReviewAccount => companies::review_account(self, input).await,
+            ActivityKind::ContentBrief => companies::content_brief(self, input).await,
+            ActivityKind::ResearchCompany => Ok(companies::research_company(self, input)),
+            ActivityKind::ResearchAccounts => Ok(companies::research_accounts(self, input)),
+            ActivityKind::Intake => Ok(companies::intake(self, input)),
+            ActivityKind::AnalyzeCall => Ok(leads::analyze_call(self, input)),
+            ActivityKind::ScoreLead => leads::score(self, call, input).await,
+            ActivityKind::RouteLead => Ok(leads::route(input)),
+            ActivityKind::Assign => companies::assign(self, input).await,
+            ActivityKind::DraftPlan => drafting::plan_kickoff(self, call, input).await,
+            ActivityKind::DraftContent => drafting::content(self, call, input).await,
+            ActivityKind::ClassifyTicket => drafting::classify(self, call, input).await,
+            ActivityKind::DraftReply => drafting::reply(self, call, input).await,
+            ActivityKind::Plan => drafting::coordinator_plan(self, call, input).await,
+            ActivityKind::Synthesize => drafting::synthesize(self, call, input).await,
+            ActivityKind::LoadContext => records::load_context(self).await,
+            ActivityKind::MeasureMemory => records::measure(self).await,
+            ActivityKind::CompressMemory => records::compress(self).await,
+            ActivityKind::Record => records::record(self, call, input).await,
+        }
+    }
+
+    /// One model call on behalf of the step's worker (recorded in the token ledger).
+    async fn ask(
+        &self,
+        call: StepCall<'_>,
+        task: TaskType,
+        system: String,
+        prompt: String,
+    ) -> Result<(String, u64), ActivityError> {
+        let turns = vec![Turn { speaker: Speaker::User, text: prompt }];
+        let reply = self.llm.call(&self.store, call.worker, task, system, turns, 800).await?;
+        Ok((reply.text, reply.input_tokens + reply.output_tokens))
+    }
+}
+
+fn text<'a>(input: &'a Value, field: &str) -> &'a str {
+    input.get(field).and_then(Value::as_str).unwrap_or_default()
+}

@@ -1,0 +1,73 @@
+//! lead-qualification (5 steps, no approval): research the company in the receipted data set,
+//! analyse the seeded call transcript when one exists, score the lead, route it, and record the
+//! result in memory (the worker's scope; org scope when qualified).
+
+use serde_json::json;
+
+use crate::workflows::script::{ActivityKind, Command, History, memory_key, run};
+
+pub const STEPS: &[&str] = &["research", "call-analysis", "score", "route", "record"];
+
+pub fn next(h: &History) -> Command {
+    let Some(research) = h.last("research") else {
+        return run("research", ActivityKind::ResearchCompany, json!({"company": h.param("company")}));
+    };
+    let Some(call) = h.last("call-analysis") else {
+        let slug = research.get("company").and_then(|c| c.get("slug")).cloned();
+        return run("call-analysis", ActivityKind::AnalyzeCall, json!({"leadId": h.param("leadId"), "slug": slug}));
+    };
+    let Some(score) = h.last("score") else {
+        let input = json!({"company": h.param("company"), "research": research, "call": call});
+        return run("score", ActivityKind::ScoreLead, input);
+    };
+    let Some(route) = h.last("route") else {
+        return run("route", ActivityKind::RouteLead, json!({"score": score, "leadId": h.param("leadId")}));
+    };
+    if h.last("record").is_none() {
+        let line = format!(
+            "Lead {} ({}): score {} ({}), routed to {}",
+            h.param("leadId"),
+            h.param("company"),
+            score["score"],
+            score["grade"].as_str().unwrap_or_default(),
+            route["route"].as_str().unwrap_or_default()
+        );
+        let key = memory_key("leads", h.param("leadId"));
+        let mut entries =
+            vec![json!({"scope": format!("worker:{}", h.worker), "key": key, "value": line, "tags": ["lead"]})];
+        if route["qualified"].as_bool() == Some(true) {
+            entries.push(json!({"scope": "org", "key": key, "value": line, "tags": ["lead", "qualified"]}));
+        }
+        return run("record", ActivityKind::Record, json!({"entries": entries}));
+    }
+    Command::Complete(json!({
+        "leadId": h.param("leadId"), "company": research.get("company"), "score": score["score"],
+        "grade": score["grade"], "reasons": score["reasons"], "route": route["route"],
+        "qualified": route["qualified"], "receipts": research.get("signals"), "call": call,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn five_steps_in_order_then_a_result_with_receipts() {
+        let params = json!({"leadId": "l1", "company": "Apple", "contact": "buyer"});
+        let outputs = [
+            ("research", json!({"company": {"slug": "apple"}, "signals": [{"quote": "q", "url": "u"}]})),
+            ("call-analysis", json!({"found": false})),
+            ("score", json!({"score": 72, "grade": "A", "reasons": []})),
+            ("route", json!({"route": "deal-desk", "qualified": true})),
+            ("record", json!({})),
+        ];
+        for n in 0..outputs.len() {
+            let h = History::from_parts("wf", "sdr", params.clone(), outputs[..n].to_vec());
+            let Command::Run { step, .. } = next(&h) else { panic!("step {n} should run an activity") };
+            assert_eq!(step, STEPS[n]);
+        }
+        let h = History::from_parts("wf", "sdr", params, outputs.to_vec());
+        let Command::Complete(result) = next(&h) else { panic!("should complete") };
+        assert_eq!((result["score"].as_i64(), result["receipts"][0]["url"].as_str()), (Some(72), Some("u")));
+    }
+}

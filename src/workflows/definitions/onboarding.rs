@@ -1,0 +1,97 @@
+//! client-onboarding (5 steps): review the account, draft the kickoff plan with the research
+//! model, park for a human's approval of the plan, write the approved plan to memory (the
+//! worker's scope and org scope), notify the team. A rejected plan is revised once with the
+//! reviewer's comment; a second rejection fails the workflow.
+
+use serde_json::{Value, json};
+
+use crate::workflows::script::{ActivityKind, Command, History, memory_key, run};
+
+pub const STEPS: &[&str] = &["account-review", "kickoff-plan", "plan-approval", "write-plan", "notify-team"];
+
+pub fn next(h: &History) -> Command {
+    let tier = match h.param("tier") {
+        "" => "standard",
+        t => t,
+    };
+    let Some(review) = h.last("account-review") else {
+        let input = json!({"accountId": h.param("accountId"), "accountName": h.param("accountName"), "tier": tier});
+        return run("account-review", ActivityKind::ReviewAccount, input);
+    };
+    let (plans, gates) = (h.count("kickoff-plan"), h.count("plan-approval"));
+    if plans == gates {
+        match h.decision("plan-approval") {
+            Some("approve") => {}
+            Some(_) if plans >= 2 => return Command::Fail("the kickoff plan was rejected twice".into()),
+            decision => {
+                let comment = decision.and(h.last("plan-approval")).and_then(|v| v.get("comment")).cloned();
+                let input = json!({
+                    "accountName": h.param("accountName"), "tier": tier, "review": review,
+                    "revisionOf": h.last("kickoff-plan").and_then(|p| p.get("plan")), "comment": comment,
+                });
+                return run("kickoff-plan", ActivityKind::DraftPlan, input);
+            }
+        }
+    } else {
+        let summary =
+            format!("Kickoff plan ({tier} tier) for {}: approve to write it to memory", h.param("accountName"));
+        return Command::Await { step: "plan-approval", summary, deadline_secs: None };
+    }
+    let plan = h.last("kickoff-plan").and_then(|p| p.get("plan")).cloned().unwrap_or(Value::Null);
+    if h.last("write-plan").is_none() {
+        let value = plan.as_str().unwrap_or_default();
+        let key = memory_key("onboarding", h.param("accountId"));
+        let entries = json!([
+            {"scope": format!("worker:{}", h.worker), "key": key, "value": value, "tags": ["onboarding", tier]},
+            {"scope": "org", "key": key, "value": format!("Onboarding of {} ({tier}) approved; plan in worker:{} {key}", h.param("accountName"), h.worker), "tags": ["onboarding"]},
+        ]);
+        return run("write-plan", ActivityKind::Record, json!({"entries": entries}));
+    }
+    if h.last("notify-team").is_none() {
+        let text =
+            format!("Onboarding of {} is ready: the kickoff plan was approved ({})", h.param("accountName"), h.id);
+        return run(
+            "notify-team",
+            ActivityKind::Record,
+            json!({"notify": {"event": "workflow.completed", "text": text}}),
+        );
+    }
+    Command::Complete(json!({"accountId": h.param("accountId"), "tier": tier, "plan": plan}))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn history(steps: Vec<(&str, Value)>) -> History {
+        History::from_parts("wf", "onboarding-manager", json!({"accountId": "a1", "accountName": "Acme"}), steps)
+    }
+
+    #[test]
+    fn a_rejected_plan_is_revised_once_then_the_workflow_fails() {
+        let review = ("account-review", json!({}));
+        let plan = ("kickoff-plan", json!({"plan": "p"}));
+        let reject = ("plan-approval", json!({"decision": "reject", "comment": "more detail"}));
+        assert!(matches!(next(&history(vec![review.clone()])), Command::Run { step: "kickoff-plan", .. }));
+        assert!(matches!(next(&history(vec![review.clone(), plan.clone()])), Command::Await { .. }));
+        let revise = next(&history(vec![review.clone(), plan.clone(), reject.clone()]));
+        let Command::Run { activity, .. } = revise else { panic!("expected a revision, got {revise:?}") };
+        assert_eq!(activity.input["comment"], "more detail");
+        let twice = history(vec![review, plan.clone(), reject.clone(), plan, reject]);
+        assert!(matches!(next(&twice), Command::Fail(_)));
+    }
+
+    #[test]
+    fn an_approved_plan_is_written_then_announced_then_done() {
+        let base = vec![
+            ("account-review", json!({})),
+            ("kickoff-plan", json!({"plan": "p"})),
+            ("plan-approval", json!({"decision": "approve"})),
+        ];
+        assert!(matches!(next(&history(base.clone())), Command::Run { step: "write-plan", .. }));
+        let mut done = base;
+        done.push(("write-plan", json!({})));
+        done.push(("notify-team", json!({})));
+        assert!(matches!(next(&history(done)), Command::Complete(_)));
+    }
+}

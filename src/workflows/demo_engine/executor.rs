@@ -1,0 +1,325 @@
+//! Advancing one workflow: ask its definition for the next command and carry it out, recording
+//! every transition durably before announcing it, until the workflow ends or parks (at an
+//! approval gate, on a retry backoff, or waiting for children).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use super::{Inner, now_ms};
+use crate::domain::{StepStatus, WorkflowStatus};
+use crate::store::{ApprovalRecord, StepRecord, Wait, WorkflowRecord};
+use crate::workflows::activities::{ActivityError, StepCall};
+use crate::workflows::announce;
+use crate::workflows::definitions;
+use crate::workflows::engine::{EngineError, NewWorkflow};
+use crate::workflows::script::{Activity, ChildSpec, Command, History};
+
+/// What one command did to the workflow.
+enum Next {
+    /// Ask the definition again.
+    Continue,
+    /// Parked or ended: nothing to do until something wakes it.
+    Park,
+}
+
+impl Inner {
+    pub(super) async fn advance(self: &Arc<Self>, id: &str) -> Result<(), EngineError> {
+        loop {
+            let Some(record) = self.store.workflow(id).await? else { return Ok(()) };
+            if record.status.is_terminal() {
+                return Ok(());
+            }
+            let next = match self.blocked(&record) {
+                Some(next) => next,
+                None => {
+                    let command = definitions::next(record.kind, &History::of(&record), &self.settings.sla);
+                    self.execute(record, command).await?
+                }
+            };
+            if matches!(next, Next::Park) {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Whether the workflow waits for something that has not happened yet; a lapsed gate or a
+    /// due retry lets it continue.
+    fn blocked(&self, record: &WorkflowRecord) -> Option<Next> {
+        let now = now_ms();
+        if let Some(approval) = record.approval.as_ref().filter(|a| a.is_pending()) {
+            return match approval.deadline_ms {
+                Some(deadline) if deadline <= now => None,
+                _ => Some(Next::Park),
+            };
+        }
+        match &record.wait {
+            Wait::Retry { at_ms, .. } if *at_ms > now => {
+                self.timers.at(*at_ms, record.id.clone());
+                Some(Next::Park)
+            }
+            _ => None,
+        }
+    }
+
+    async fn execute(self: &Arc<Self>, mut record: WorkflowRecord, command: Command) -> Result<Next, EngineError> {
+        if let Some(step) = record.approval.as_ref().filter(|a| a.is_pending()).map(|a| a.step.clone()) {
+            // The gate's deadline passed with nobody deciding: record the lapse.
+            return self.lapse(record, step).await;
+        }
+        match command {
+            Command::Run { step, activity } => self.run_activity(record, step, activity).await,
+            Command::Await { step, summary, deadline_secs } => {
+                self.park_at_gate(record, step, summary, deadline_secs).await
+            }
+            Command::StartChildren { step, children } => self.start_children(record, step, children).await,
+            Command::AwaitChildren { step, ids } => self.await_children(record, step, ids).await,
+            Command::Complete(result) => self.end(record, WorkflowStatus::Completed, Some(result), None).await,
+            Command::Cancel(result) => self.end(record, WorkflowStatus::Cancelled, Some(result), None).await,
+            Command::Fail(reason) => {
+                record.error = Some(reason.clone());
+                self.end(record, WorkflowStatus::Failed, None, Some(reason)).await
+            }
+        }
+    }
+
+    async fn run_activity(
+        self: &Arc<Self>,
+        mut record: WorkflowRecord,
+        step: &str,
+        activity: Activity,
+    ) -> Result<Next, EngineError> {
+        let attempt = match &record.wait {
+            Wait::Retry { step: s, attempt, .. } if s == step => attempt + 1,
+            _ => 1,
+        };
+        let started = now_ms();
+        let call = StepCall { workflow_id: &record.id, worker: &record.worker, step, index: record.steps.len() };
+        let timeout = Duration::from_secs(self.settings.activity_timeout_secs);
+        let outcome = match tokio::time::timeout(timeout, self.activities.run(call, &activity)).await {
+            Ok(outcome) => outcome,
+            Err(_) => Err(ActivityError::Timeout(self.settings.activity_timeout_secs)),
+        };
+        let previous = record.status;
+        match outcome {
+            Ok(output) => {
+                record.wait = Wait::Nothing;
+                record.steps.push(step_record(step, StepStatus::Completed, started, &output, attempt));
+                if let Some(saved) = self.save(record, previous).await? {
+                    announce::step(&self.store, &saved, step, "completed");
+                }
+                Ok(Next::Continue)
+            }
+            Err(e) if attempt < self.settings.retry_attempts => {
+                let backoff = self
+                    .settings
+                    .retry_base_ms
+                    .saturating_mul(1 << (attempt - 1).min(20))
+                    .min(self.settings.retry_max_ms);
+                let at_ms = now_ms() + backoff as i64;
+                tracing::warn!(workflow = %record.id, step, attempt, error = %e, retry_in_ms = backoff, "activity failed; retrying");
+                record.wait = Wait::Retry { step: step.to_owned(), attempt, at_ms, error: e.to_string() };
+                if self.save(record.clone(), previous).await?.is_some() {
+                    self.timers.at(at_ms, record.id.clone());
+                    return Ok(Next::Park);
+                }
+                Ok(Next::Continue)
+            }
+            Err(e) => {
+                let reason = format!("step {step} failed after {attempt} attempts: {e}");
+                record.wait = Wait::Nothing;
+                record.steps.push(step_record(
+                    step,
+                    StepStatus::Failed,
+                    started,
+                    &json!({"error": e.to_string()}),
+                    attempt,
+                ));
+                record.error = Some(reason.clone());
+                self.end(record, WorkflowStatus::Failed, None, Some(reason)).await
+            }
+        }
+    }
+
+    async fn park_at_gate(
+        &self,
+        mut record: WorkflowRecord,
+        step: &str,
+        summary: String,
+        deadline_secs: Option<u64>,
+    ) -> Result<Next, EngineError> {
+        let now = now_ms();
+        let deadline_ms = deadline_secs.map(|s| now + (s as i64).saturating_mul(1000));
+        let previous = record.status;
+        record.steps.push(StepRecord {
+            name: step.to_owned(),
+            status: StepStatus::Waiting,
+            started_ms: now,
+            finished_ms: None,
+            output: "null".into(),
+            attempts: 1,
+        });
+        record.approval = Some(ApprovalRecord {
+            step: step.to_owned(),
+            summary,
+            requested_ms: now,
+            deadline_ms,
+            decision: None,
+            comment: None,
+            decided_ms: None,
+            decided_by: None,
+        });
+        record.status = WorkflowStatus::Waiting;
+        let index = record.steps.len() - 1;
+        let Some(saved) = self.save(record, previous).await? else { return Ok(Next::Continue) };
+        if let Some(deadline) = deadline_ms {
+            self.timers.at(deadline, saved.id.clone());
+        }
+        announce::waiting(&self.store, &saved);
+        if let Some(a) = &saved.approval {
+            let text =
+                format!("Approval requested: {} ({} {}, worker {})", a.summary, saved.kind, saved.id, saved.worker);
+            let id = format!("workflow:{}#{index}/approval.requested", saved.id);
+            if let Err(e) =
+                self.activities.notifications.queue(id, "approval.requested", text, Some(saved.id.clone())).await
+            {
+                tracing::warn!(workflow = %saved.id, error = %e, "could not queue the approval notification");
+            }
+        }
+        Ok(Next::Park)
+    }
+
+    /// Records that nobody decided before the gate's deadline.
+    async fn lapse(&self, mut record: WorkflowRecord, step: String) -> Result<Next, EngineError> {
+        let now = now_ms();
+        let previous = record.status;
+        if let Some(a) = record.approval.as_mut() {
+            a.decided_ms = Some(now);
+            a.decided_by = Some("sla-timer".into());
+            a.comment = Some("nobody decided before the deadline".into());
+        }
+        if let Some(s) = record.steps.iter_mut().rev().find(|s| s.name == step && s.status == StepStatus::Waiting) {
+            s.status = StepStatus::Completed;
+            s.finished_ms = Some(now);
+            s.output = json!({"decision": "timeout"}).to_string();
+        }
+        record.status = WorkflowStatus::Running;
+        if let Some(saved) = self.save(record, previous).await? {
+            announce::step(&self.store, &saved, &step, "lapsed");
+        }
+        Ok(Next::Continue)
+    }
+
+    async fn start_children(
+        self: &Arc<Self>,
+        mut record: WorkflowRecord,
+        step: &str,
+        children: Vec<ChildSpec>,
+    ) -> Result<Next, EngineError> {
+        let started = now_ms();
+        let mut ids = Vec::new();
+        for (n, child) in children.into_iter().enumerate() {
+            let id = format!("{}-{}", record.id, n + 1);
+            let new = NewWorkflow {
+                id: id.clone(),
+                kind: child.kind,
+                worker: child.worker,
+                params: child.params,
+                parent: Some(record.id.clone()),
+            };
+            match Arc::clone(self).create(new).await {
+                Ok(_) | Err(EngineError::Exists(_)) => ids.push(id),
+                Err(e) => return Err(e),
+            }
+        }
+        let previous = record.status;
+        record.children = ids.clone();
+        record.steps.push(step_record(step, StepStatus::Completed, started, &json!({"children": ids}), 1));
+        if let Some(saved) = self.save(record, previous).await? {
+            announce::step(&self.store, &saved, step, "completed");
+        }
+        Ok(Next::Continue)
+    }
+
+    async fn await_children(
+        &self,
+        mut record: WorkflowRecord,
+        step: &str,
+        ids: Vec<String>,
+    ) -> Result<Next, EngineError> {
+        let mut ends = Vec::new();
+        for id in &ids {
+            match self.store.workflow(id).await? {
+                Some(child) if child.status.is_terminal() => ends.push(json!({
+                    "workflowId": child.id, "type": child.kind, "worker": child.worker, "status": child.status,
+                    "result": child.result.as_deref().and_then(|r| serde_json::from_str::<Value>(r).ok()),
+                    "error": child.error,
+                })),
+                Some(_) => {
+                    if record.wait != Wait::Children(ids.clone()) {
+                        let previous = record.status;
+                        record.wait = Wait::Children(ids);
+                        self.save(record, previous).await?;
+                    }
+                    return Ok(Next::Park);
+                }
+                None => ends.push(json!({"workflowId": id, "status": "missing"})),
+            }
+        }
+        let previous = record.status;
+        let started = record.steps.last().and_then(|s| s.finished_ms).unwrap_or_else(now_ms);
+        record.wait = Wait::Nothing;
+        record.steps.push(step_record(step, StepStatus::Completed, started, &json!({"children": ends}), 1));
+        if let Some(saved) = self.save(record, previous).await? {
+            announce::step(&self.store, &saved, step, "completed");
+        }
+        Ok(Next::Continue)
+    }
+
+    async fn end(
+        self: &Arc<Self>,
+        mut record: WorkflowRecord,
+        status: WorkflowStatus,
+        result: Option<Value>,
+        error: Option<String>,
+    ) -> Result<Next, EngineError> {
+        let previous = record.status;
+        record.status = status;
+        record.result = result.map(|r| r.to_string());
+        record.error = error;
+        record.finished_ms = Some(now_ms());
+        let Some(saved) = self.save(record, previous).await? else { return Ok(Next::Continue) };
+        announce::ended(&self.store, &saved);
+        if status == WorkflowStatus::Failed {
+            let text = format!(
+                "Workflow failed: {} {} (worker {}): {}",
+                saved.kind,
+                saved.id,
+                saved.worker,
+                saved.error.as_deref().unwrap_or_default()
+            );
+            let id = format!("workflow:{}/workflow.failed", saved.id);
+            if let Err(e) =
+                self.activities.notifications.queue(id, "workflow.failed", text, Some(saved.id.clone())).await
+            {
+                tracing::warn!(workflow = %saved.id, error = %e, "could not queue the failure notification");
+            }
+        }
+        if let Some(parent) = &saved.parent {
+            self.enqueue(parent.clone());
+        }
+        Ok(Next::Park)
+    }
+}
+
+fn step_record(name: &str, status: StepStatus, started_ms: i64, output: &Value, attempts: u32) -> StepRecord {
+    StepRecord {
+        name: name.to_owned(),
+        status,
+        started_ms,
+        finished_ms: Some(now_ms()),
+        output: output.to_string(),
+        attempts,
+    }
+}

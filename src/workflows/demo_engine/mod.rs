@@ -1,0 +1,230 @@
+//! The demo engine: a durable workflow engine inside the binary. Every workflow's whole state
+//! (parameters, recorded steps, approval gate, retry or child wait, result) is one redb record,
+//! written through a group commit after every transition, before anything is announced. A
+//! bounded pool of executors (`workflows.executors`) advances ready workflows, one executor per
+//! workflow at a time; a definition decides each next step from the record alone (`script`),
+//! so after `kill -9` `recover` simply re-reads every live record: running ones continue from
+//! their last recorded step (the interrupted activity runs again — activities are idempotent by
+//! workflow id + step), gates stay parked, retry and SLA deadlines are re-armed.
+
+mod executor;
+mod timers;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use futures_util::future::BoxFuture;
+use tokio::sync::Semaphore;
+use tokio_util::sync::CancellationToken;
+
+use super::activities::Activities;
+use super::engine::{ApprovalSignal, Engine, EngineError, NewWorkflow};
+use crate::config::WorkflowSettings;
+use crate::domain::{StepStatus, WorkflowStatus};
+use crate::store::{Store, Wait, WorkflowOutcome, WorkflowRecord, WorkflowWrite};
+use timers::Timers;
+
+pub struct DemoEngine {
+    inner: Arc<Inner>,
+}
+
+pub struct Inner {
+    store: Store,
+    activities: Activities,
+    settings: WorkflowSettings,
+    /// Workflows queued or being advanced; `true` when woken again meanwhile.
+    scheduled: Mutex<HashMap<String, bool>>,
+    executors: Arc<Semaphore>,
+    timers: Timers,
+    shutdown: CancellationToken,
+}
+
+fn now_ms() -> i64 {
+    chrono::Utc::now().timestamp_millis()
+}
+
+impl DemoEngine {
+    /// Starts the engine and resumes every live workflow of the store.
+    pub async fn start(
+        store: Store,
+        activities: Activities,
+        settings: WorkflowSettings,
+        shutdown: CancellationToken,
+    ) -> Result<Self, EngineError> {
+        let inner = Arc::new_cyclic(|weak| Inner {
+            executors: Arc::new(Semaphore::new(settings.executors)),
+            timers: Timers::spawn(weak.clone(), shutdown.clone()),
+            store,
+            activities,
+            settings,
+            scheduled: Mutex::new(HashMap::new()),
+            shutdown,
+        });
+        let resumed = inner.recover().await?;
+        if resumed > 0 {
+            tracing::info!(resumed, "resumed live workflows");
+        }
+        Ok(Self { inner })
+    }
+}
+
+impl Inner {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, bool>> {
+        self.scheduled.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Queues workflow `id` to be advanced (once, however often it is woken meanwhile).
+    pub fn enqueue(self: &Arc<Self>, id: String) {
+        if self.shutdown.is_cancelled() {
+            return;
+        }
+        {
+            let mut scheduled = self.lock();
+            if let Some(again) = scheduled.get_mut(&id) {
+                *again = true;
+                return;
+            }
+            scheduled.insert(id.clone(), false);
+        }
+        let this = Arc::clone(self);
+        tokio::spawn(async move { this.drive(id).await });
+    }
+
+    async fn drive(self: Arc<Self>, id: String) {
+        loop {
+            let Ok(_permit) = Arc::clone(&self.executors).acquire_owned().await else { return };
+            tokio::select! {
+                () = self.shutdown.cancelled() => return,
+                result = self.advance(&id) => if let Err(e) = result {
+                    tracing::error!(workflow = %id, error = %e, "could not advance a workflow; it stays where it was");
+                },
+            }
+            let mut scheduled = self.lock();
+            match scheduled.get_mut(&id) {
+                Some(again) if *again => *again = false,
+                _ => {
+                    scheduled.remove(&id);
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Records a new workflow and queues it; `Exists` when the id is taken.
+    async fn create(self: Arc<Self>, new: NewWorkflow) -> Result<WorkflowRecord, EngineError> {
+        let now = now_ms();
+        let record = WorkflowRecord {
+            id: new.id.clone(),
+            kind: new.kind,
+            worker: new.worker,
+            params: new.params.to_string(),
+            status: WorkflowStatus::Running,
+            steps: Vec::new(),
+            approval: None,
+            wait: Wait::Nothing,
+            result: None,
+            error: None,
+            parent: new.parent,
+            children: Vec::new(),
+            created_ms: now,
+            updated_ms: now,
+            finished_ms: None,
+            revision: 0,
+        };
+        let Some(saved) = self.save(record, WorkflowStatus::Running).await? else {
+            return Err(EngineError::Exists(new.id));
+        };
+        super::announce::started(&self.store, &saved);
+        self.enqueue(saved.id.clone());
+        Ok(saved)
+    }
+
+    /// Re-arms timers and queues every live workflow; returns how many were live.
+    async fn recover(self: &Arc<Self>) -> Result<usize, EngineError> {
+        let live: Vec<WorkflowRecord> =
+            self.store.workflows().await?.into_iter().filter(|w| !w.status.is_terminal()).collect();
+        for w in &live {
+            match (&w.approval, &w.wait) {
+                (Some(a), _) if a.is_pending() => {
+                    if let Some(deadline) = a.deadline_ms {
+                        self.timers.at(deadline, w.id.clone());
+                    }
+                }
+                (_, Wait::Retry { at_ms, .. }) => self.timers.at(*at_ms, w.id.clone()),
+                _ => self.enqueue(w.id.clone()),
+            }
+        }
+        Ok(live.len())
+    }
+
+    /// Writes `record` if nobody wrote it since it was read; `None` on a conflict.
+    async fn save(
+        &self,
+        mut record: WorkflowRecord,
+        previous: WorkflowStatus,
+    ) -> Result<Option<WorkflowRecord>, EngineError> {
+        record.updated_ms = now_ms();
+        let run = (record.status != previous || record.revision == 0).then(|| super::ledger_row(&record));
+        let expected = (record.revision > 0).then_some(record.revision);
+        match self.store.write_workflow(WorkflowWrite { record, expected, run }).await? {
+            WorkflowOutcome::Written(r) => Ok(Some(*r)),
+            WorkflowOutcome::Conflict => Ok(None),
+        }
+    }
+}
+
+impl Engine for DemoEngine {
+    fn name(&self) -> &'static str {
+        "demo"
+    }
+
+    fn connection(&self) -> &'static str {
+        "disabled"
+    }
+
+    fn start(&self, new: NewWorkflow) -> BoxFuture<'_, Result<WorkflowRecord, EngineError>> {
+        Box::pin(Arc::clone(&self.inner).create(new))
+    }
+
+    fn signal<'a>(&'a self, id: &'a str, signal: ApprovalSignal) -> BoxFuture<'a, Result<WorkflowRecord, EngineError>> {
+        Box::pin(async move {
+            loop {
+                let mut record =
+                    self.inner.store.workflow(id).await?.ok_or_else(|| EngineError::NotFound(id.to_owned()))?;
+                let previous = record.status;
+                let now = now_ms();
+                let Some(approval) = record.approval.as_mut().filter(|a| a.is_pending()) else {
+                    return Err(EngineError::NothingPending(id.to_owned()));
+                };
+                approval.decision = Some(signal.decision);
+                approval.comment = signal.comment.clone();
+                approval.decided_ms = Some(now);
+                approval.decided_by = Some(signal.by.clone());
+                let step_name = approval.step.clone();
+                let output =
+                    serde_json::json!({"decision": signal.decision, "comment": signal.comment, "by": signal.by});
+                if let Some(step) =
+                    record.steps.iter_mut().rev().find(|s| s.name == step_name && s.status == StepStatus::Waiting)
+                {
+                    step.status = StepStatus::Completed;
+                    step.finished_ms = Some(now);
+                    step.output = output.to_string();
+                }
+                record.status = WorkflowStatus::Running;
+                if let Some(saved) = self.inner.save(record, previous).await? {
+                    super::announce::decided(&self.inner.store, &saved, signal.decision);
+                    self.inner.enqueue(saved.id.clone());
+                    return Ok(saved);
+                }
+            }
+        })
+    }
+
+    fn describe<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<WorkflowRecord>, EngineError>> {
+        Box::pin(async move { Ok(self.inner.store.workflow(id).await?) })
+    }
+
+    fn list(&self) -> BoxFuture<'_, Result<Vec<WorkflowRecord>, EngineError>> {
+        Box::pin(async move { Ok(self.inner.store.workflows().await?) })
+    }
+}

@@ -1,0 +1,75 @@
+//! The engine trait: what the workflow service asks of whichever engine runs the workflows
+//! (chosen once at start-up). It mirrors Temporal's model — start a workflow by id, signal it
+//! (approvals), query it (describe) and list executions (visibility) — so the demo engine and
+//! a Temporal engine are interchangeable behind it; handlers and MCP tools never know which runs.
+
+use futures_util::future::BoxFuture;
+use serde_json::Value;
+
+use crate::domain::{Decision, WorkflowType};
+use crate::error::{ErrorKind, ServiceError};
+use crate::store::{StoreError, WorkflowRecord};
+
+/// A workflow to start (ids are chosen by the service, so retries are idempotent).
+#[derive(Debug, Clone)]
+pub struct NewWorkflow {
+    pub id: String,
+    pub kind: WorkflowType,
+    pub worker: String,
+    pub params: Value,
+    pub parent: Option<String>,
+}
+
+/// A human's decision at a workflow's approval gate.
+#[derive(Debug, Clone)]
+pub struct ApprovalSignal {
+    pub decision: Decision,
+    pub comment: Option<String>,
+    /// Who decided (`user:<sub>`).
+    pub by: String,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    #[error("no workflow {0}")]
+    NotFound(String),
+    #[error("workflow {0} already exists")]
+    Exists(String),
+    #[error("workflow {0} has no approval pending")]
+    NothingPending(String),
+    #[error("the workflow engine is unavailable: {0}")]
+    Unavailable(String),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl ServiceError for EngineError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            EngineError::NotFound(_) => ErrorKind::NotFound,
+            EngineError::Exists(_) | EngineError::NothingPending(_) => ErrorKind::Conflict,
+            EngineError::Unavailable(_) => ErrorKind::Unavailable,
+            EngineError::Store(e) => e.kind(),
+        }
+    }
+}
+
+pub trait Engine: Send + Sync {
+    /// `demo` or `temporal`.
+    fn name(&self) -> &'static str;
+
+    /// What `/api/health` reports as `temporal`: `disabled`, `connected` or `disconnected`.
+    fn connection(&self) -> &'static str;
+
+    /// Starts a workflow; `Exists` when its id is taken.
+    fn start(&self, new: NewWorkflow) -> BoxFuture<'_, Result<WorkflowRecord, EngineError>>;
+
+    /// Delivers an approval decision; `NothingPending` when the workflow is not at a gate.
+    fn signal<'a>(&'a self, id: &'a str, signal: ApprovalSignal) -> BoxFuture<'a, Result<WorkflowRecord, EngineError>>;
+
+    /// One workflow's state.
+    fn describe<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<WorkflowRecord>, EngineError>>;
+
+    /// Every workflow the engine knows.
+    fn list(&self) -> BoxFuture<'_, Result<Vec<WorkflowRecord>, EngineError>>;
+}

@@ -1,0 +1,171 @@
+//! What a workflow definition sees and says. A definition is a deterministic function from a
+//! workflow's `History` (its parameters and the outputs of the steps recorded so far) to the
+//! next `Command`: run an activity, park at an approval gate, start child workflows, wait for
+//! them, or end. It never does I/O and never reads a clock, so an engine may call it again
+//! after a restart (or replay it, as Temporal does) and get the same answer.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::domain::{Priority, StepStatus, WorkflowType};
+use crate::store::WorkflowRecord;
+
+/// The I/O a step performs; engines look each up by name (`activities::run`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ActivityKind {
+    ReviewAccount,
+    DraftPlan,
+    Record,
+    ResearchCompany,
+    AnalyzeCall,
+    ScoreLead,
+    RouteLead,
+    ContentBrief,
+    DraftContent,
+    ClassifyTicket,
+    DraftReply,
+    MeasureMemory,
+    CompressMemory,
+    Intake,
+    LoadContext,
+    ResearchAccounts,
+    Plan,
+    Assign,
+    Synthesize,
+}
+
+/// One activity call: its kind and its JSON input.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Activity {
+    pub kind: ActivityKind,
+    pub input: Value,
+}
+
+/// A child workflow a coordinator starts.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ChildSpec {
+    #[serde(rename = "type")]
+    pub kind: WorkflowType,
+    pub worker: String,
+    pub params: Value,
+}
+
+/// The next thing a workflow does.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Command {
+    /// Run `activity` and record its output as step `step`.
+    Run {
+        step: &'static str,
+        activity: Activity,
+    },
+    /// Park at a human approval gate; with a deadline the gate lapses (output
+    /// `{"decision":"timeout"}`) when nobody decided in time.
+    Await {
+        step: &'static str,
+        summary: String,
+        deadline_secs: Option<u64>,
+    },
+    /// Start these children (ids `<workflow id>-<n>`), recording their ids as the step output.
+    StartChildren {
+        step: &'static str,
+        children: Vec<ChildSpec>,
+    },
+    /// Wait until every child ended; the step output lists their ends and results.
+    AwaitChildren {
+        step: &'static str,
+        ids: Vec<String>,
+    },
+    Complete(Value),
+    Fail(String),
+    /// A human decision ended the gated work.
+    Cancel(Value),
+}
+
+/// SLA durations by ticket priority, in seconds (configurable).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SlaTimers {
+    pub low: u64,
+    pub normal: u64,
+    pub high: u64,
+    pub urgent: u64,
+}
+
+impl SlaTimers {
+    pub fn secs(&self, priority: Priority) -> u64 {
+        match priority {
+            Priority::Low => self.low,
+            Priority::Normal => self.normal,
+            Priority::High => self.high,
+            Priority::Urgent => self.urgent,
+        }
+    }
+}
+
+impl Default for SlaTimers {
+    fn default() -> Self {
+        Self { low: 86_400, normal: 14_400, high: 3_600, urgent: 900 }
+    }
+}
+
+/// A workflow's parameters and completed step outputs, as definitions read them.
+pub struct History {
+    pub id: String,
+    pub worker: String,
+    pub params: Value,
+    steps: Vec<(String, Value)>,
+}
+
+impl History {
+    pub fn of(record: &WorkflowRecord) -> Self {
+        let steps = record
+            .steps
+            .iter()
+            .filter(|s| s.status == StepStatus::Completed)
+            .map(|s| (s.name.clone(), serde_json::from_str(&s.output).unwrap_or(Value::Null)))
+            .collect();
+        let params = serde_json::from_str(&record.params).unwrap_or(Value::Null);
+        Self { id: record.id.clone(), worker: record.worker.clone(), params, steps }
+    }
+
+    /// For unit tests of definitions: a history from step outputs.
+    pub fn from_parts(id: &str, worker: &str, params: Value, steps: Vec<(&str, Value)>) -> Self {
+        let steps = steps.into_iter().map(|(n, v)| (n.to_owned(), v)).collect();
+        Self { id: id.to_owned(), worker: worker.to_owned(), params, steps }
+    }
+
+    /// The output of the latest completed run of `step`.
+    pub fn last(&self, step: &str) -> Option<&Value> {
+        self.steps.iter().rev().find(|(n, _)| n == step).map(|(_, v)| v)
+    }
+
+    /// How many times `step` completed.
+    pub fn count(&self, step: &str) -> usize {
+        self.steps.iter().filter(|(n, _)| n == step).count()
+    }
+
+    pub fn param(&self, name: &str) -> &str {
+        self.params.get(name).and_then(Value::as_str).unwrap_or_default()
+    }
+
+    /// The decision recorded by the latest run of gate `step` (`approve`, `reject`, `timeout`).
+    pub fn decision(&self, step: &str) -> Option<&str> {
+        self.last(step).and_then(|v| v.get("decision")).and_then(Value::as_str)
+    }
+}
+
+pub fn run(step: &'static str, kind: ActivityKind, input: Value) -> Command {
+    Command::Run { step, activity: Activity { kind, input } }
+}
+
+/// A memory key `<prefix>.<part>` from user-given text: characters a key may not hold become
+/// `-`, and the key stays within 128 characters.
+pub fn memory_key(prefix: &str, part: &str) -> String {
+    let clean: String = part
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | ':') { c } else { '-' })
+        .collect();
+    let mut key = format!("{prefix}.{clean}");
+    key.truncate(128);
+    key
+}

@@ -1,0 +1,401 @@
+//! The workflow service behind `/api/workers`, `/api/coordinator` and the `workers` and
+//! `coordinator` MCP tools: starts (admin; the worker must run the type; parameters checked
+//! and named when missing or unknown), approvals (admin), workflow, run and worker views.
+//! Worker `status`, `currentTask` and `activeWorkflows` are derived from the engine's live
+//! workflows on every read, never stored.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{Map, Value};
+
+use super::definitions;
+use super::engine::{ApprovalSignal, Engine, EngineError, NewWorkflow};
+use super::views::{
+    ApprovalList, COORDINATOR_PREFIX, DecisionReply, PendingApproval, RUN_PREFIX, RunDetail, RunList, RunStarted,
+    RunSummary, StartReply, WorkerDetail, WorkerView, WorkflowDetail, WorkflowList, WorkflowSummary, current_step,
+};
+use crate::auth::{Forbidden, Principal};
+use crate::domain::{Decision, Priority, Role, WorkflowStatus, WorkflowType, rfc3339_ms};
+use crate::error::{ErrorKind, ServiceError};
+use crate::notify::Notifications;
+use crate::store::{Store, StoreError, WorkerRecord, WorkflowRecord};
+
+/// Longest parameter value and coordinator goal, in bytes.
+const MAX_PARAM_BYTES: usize = 1_000;
+const MAX_GOAL_BYTES: usize = 2_000;
+const TIERS: [&str; 3] = ["standard", "premium", "enterprise"];
+
+#[derive(Debug, thiserror::Error)]
+pub enum WorkflowError {
+    #[error("{0}")]
+    BadInput(String),
+    #[error("{0}")]
+    NotFound(String),
+    #[error(transparent)]
+    Forbidden(#[from] Forbidden),
+    #[error(transparent)]
+    Engine(#[from] EngineError),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error(transparent)]
+    Memory(#[from] crate::memory::MemoryError),
+}
+
+impl ServiceError for WorkflowError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            WorkflowError::BadInput(_) => ErrorKind::BadInput,
+            WorkflowError::NotFound(_) => ErrorKind::NotFound,
+            WorkflowError::Forbidden(e) => e.kind(),
+            WorkflowError::Engine(e) => e.kind(),
+            WorkflowError::Store(e) => e.kind(),
+            WorkflowError::Memory(e) => e.kind(),
+        }
+    }
+}
+
+/// `POST /api/workers/:id/start`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct StartRequest {
+    pub workflow_type: String,
+    #[serde(default)]
+    pub params: Map<String, Value>,
+}
+
+/// `POST /api/coordinator/approvals/:workflowId`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DecideRequest {
+    pub decision: Decision,
+    #[serde(default)]
+    pub comment: Option<String>,
+}
+
+/// `POST /api/coordinator/runs`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RunRequest {
+    pub goal: String,
+}
+
+/// `GET /api/coordinator/workflows?worker=&type=&status=`.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WorkflowFilter {
+    pub worker: Option<String>,
+    #[serde(rename = "type")]
+    pub kind: Option<String>,
+    pub status: Option<String>,
+}
+
+/// The service; cheap to clone.
+#[derive(Clone)]
+pub struct Workflows {
+    engine: Arc<dyn Engine>,
+    store: Store,
+    notifications: Notifications,
+}
+
+fn new_id(kind: WorkflowType) -> String {
+    let hex = uuid::Uuid::new_v4().simple().to_string();
+    format!("{}-{}", kind.as_str(), &hex[..12])
+}
+
+impl Workflows {
+    pub fn new(engine: Arc<dyn Engine>, store: Store, notifications: Notifications) -> Self {
+        Self { engine, store, notifications }
+    }
+
+    pub fn engine(&self) -> &Arc<dyn Engine> {
+        &self.engine
+    }
+
+    pub fn notifications(&self) -> &Notifications {
+        &self.notifications
+    }
+
+    async fn worker_record(&self, id: &str) -> Result<WorkerRecord, WorkflowError> {
+        let workers = self.store.workers().await?;
+        workers.into_iter().find(|w| w.id == id).ok_or_else(|| WorkflowError::NotFound(format!("no worker {id}")))
+    }
+
+    /// Starts a workflow of a startable type on `worker_id` (admin).
+    pub async fn start(
+        &self,
+        principal: &Principal,
+        worker_id: &str,
+        request: StartRequest,
+    ) -> Result<StartReply, WorkflowError> {
+        principal.require(Role::Admin)?;
+        let worker = self.worker_record(worker_id).await?;
+        let kind = WorkflowType::parse(&request.workflow_type)
+            .ok_or_else(|| WorkflowError::BadInput(format!("unknown workflowType {:?}", request.workflow_type)))?;
+        if kind.is_internal() {
+            return Err(WorkflowError::BadInput(format!("{kind} is internal and cannot be started through the API")));
+        }
+        if !worker.workflow_types.iter().any(|t| t == kind.as_str()) {
+            let runs = worker.workflow_types.join(", ");
+            return Err(WorkflowError::BadInput(format!("worker {} does not run {kind} (it runs: {runs})", worker.id)));
+        }
+        let params = self.check_params(kind, request.params).await?;
+        let new = NewWorkflow { id: new_id(kind), kind, worker: worker.id.clone(), params, parent: None };
+        let started = self.engine.start(new).await?;
+        Ok(StartReply { workflow_id: started.id, status: "started".into(), worker: worker.id })
+    }
+
+    /// Checks the parameters of `kind`: required ones present, no unknown ones, strings only,
+    /// enumerated values valid, a content account known.
+    async fn check_params(&self, kind: WorkflowType, params: Map<String, Value>) -> Result<Value, WorkflowError> {
+        let (required, optional) = definitions::params(kind);
+        let missing: Vec<&str> = required.iter().copied().filter(|p| !params.contains_key(*p)).collect();
+        if !missing.is_empty() {
+            return Err(WorkflowError::BadInput(format!("missing required params for {kind}: {}", missing.join(", "))));
+        }
+        let unknown: Vec<&str> =
+            params.keys().map(String::as_str).filter(|k| !required.contains(k) && !optional.contains(k)).collect();
+        if !unknown.is_empty() {
+            return Err(WorkflowError::BadInput(format!("unknown params for {kind}: {}", unknown.join(", "))));
+        }
+        for (name, value) in &params {
+            let text =
+                value.as_str().ok_or_else(|| WorkflowError::BadInput(format!("param {name} must be a string")))?;
+            if text.trim().is_empty() || text.len() > MAX_PARAM_BYTES {
+                return Err(WorkflowError::BadInput(format!("param {name} must be 1 to {MAX_PARAM_BYTES} bytes")));
+            }
+        }
+        let text = |name: &str| params.get(name).and_then(Value::as_str).unwrap_or_default();
+        if kind == WorkflowType::TicketResolution && Priority::parse(text("priority")).is_none() {
+            return Err(WorkflowError::BadInput("priority must be low, normal, high or urgent".into()));
+        }
+        if params.contains_key("tier") && !TIERS.contains(&text("tier")) {
+            return Err(WorkflowError::BadInput(format!("tier must be one of {}", TIERS.join(", "))));
+        }
+        if kind == WorkflowType::ContentGeneration && self.store.account(text("accountId")).await?.is_none() {
+            return Err(WorkflowError::BadInput(format!("no account {} in the workspace", text("accountId"))));
+        }
+        Ok(Value::Object(params))
+    }
+
+    /// Starts a coordinator run toward `goal` (admin).
+    pub async fn run_coordinator(
+        &self,
+        principal: &Principal,
+        request: RunRequest,
+    ) -> Result<RunStarted, WorkflowError> {
+        principal.require(Role::Admin)?;
+        let goal = request.goal.trim();
+        if goal.is_empty() || goal.len() > MAX_GOAL_BYTES {
+            return Err(WorkflowError::BadInput(format!("goal must be 1 to {MAX_GOAL_BYTES} bytes")));
+        }
+        let params = serde_json::json!({ "goal": goal });
+        let id = self.start_internal(WorkflowType::Coordinator, "coordinator", params).await?;
+        Ok(RunStarted { run_id: super::views::run_id(&id), workflow_id: id, status: "started".into() })
+    }
+
+    /// Starts an internal workflow (the coordinator, the scheduler's compression).
+    pub async fn start_internal(
+        &self,
+        kind: WorkflowType,
+        worker: &str,
+        params: Value,
+    ) -> Result<String, WorkflowError> {
+        let new = NewWorkflow { id: new_id(kind), kind, worker: worker.to_owned(), params, parent: None };
+        Ok(self.engine.start(new).await?.id)
+    }
+
+    /// Workflows, newest first, filtered by worker, type and status.
+    pub async fn list(&self, filter: &WorkflowFilter) -> Result<WorkflowList, WorkflowError> {
+        let kind = match filter.kind.as_deref() {
+            Some(t) => {
+                Some(WorkflowType::parse(t).ok_or_else(|| WorkflowError::BadInput(format!("unknown type {t:?}")))?)
+            }
+            None => None,
+        };
+        let status = match filter.status.as_deref() {
+            Some(s) => Some(WorkflowStatus::parse(s).ok_or_else(|| {
+                WorkflowError::BadInput(format!(
+                    "unknown status {s:?} (running, waiting, completed, failed, cancelled)"
+                ))
+            })?),
+            None => None,
+        };
+        let mut all = self.engine.list().await?;
+        all.retain(|w| {
+            filter.worker.as_deref().is_none_or(|x| w.worker == x)
+                && kind.is_none_or(|k| w.kind == k)
+                && status.is_none_or(|s| w.status == s)
+        });
+        all.sort_by(|a, b| b.created_ms.cmp(&a.created_ms).then_with(|| a.id.cmp(&b.id)));
+        let workflows: Vec<WorkflowSummary> = all.iter().map(WorkflowSummary::from).collect();
+        Ok(WorkflowList { total: workflows.len(), workflows })
+    }
+
+    async fn record(&self, id: &str) -> Result<WorkflowRecord, WorkflowError> {
+        self.engine.describe(id).await?.ok_or_else(|| WorkflowError::NotFound(format!("no workflow {id}")))
+    }
+
+    pub async fn get(&self, id: &str) -> Result<WorkflowDetail, WorkflowError> {
+        Ok(WorkflowDetail::from(&self.record(id).await?))
+    }
+
+    /// Pending approvals, oldest request first.
+    pub async fn approvals(&self) -> Result<ApprovalList, WorkflowError> {
+        let mut approvals: Vec<(i64, PendingApproval)> = self
+            .engine
+            .list()
+            .await?
+            .into_iter()
+            .filter(|w| !w.status.is_terminal())
+            .filter_map(|w| {
+                let a = w.approval.filter(|a| a.is_pending())?;
+                let view = PendingApproval {
+                    workflow_id: w.id,
+                    worker: w.worker,
+                    kind: w.kind,
+                    step: a.step,
+                    summary: a.summary,
+                    requested_at: rfc3339_ms(a.requested_ms),
+                };
+                Some((a.requested_ms, view))
+            })
+            .collect();
+        approvals.sort_by_key(|(at, _)| *at);
+        Ok(ApprovalList { approvals: approvals.into_iter().map(|(_, a)| a).collect() })
+    }
+
+    /// Decides a workflow's pending approval (admin): 404 unknown, 409 nothing pending.
+    pub async fn decide(
+        &self,
+        principal: &Principal,
+        id: &str,
+        request: DecideRequest,
+    ) -> Result<DecisionReply, WorkflowError> {
+        principal.require(Role::Admin)?;
+        if request.comment.as_ref().is_some_and(|c| c.len() > MAX_PARAM_BYTES) {
+            return Err(WorkflowError::BadInput(format!("comment must be at most {MAX_PARAM_BYTES} bytes")));
+        }
+        let signal = ApprovalSignal {
+            decision: request.decision,
+            comment: request.comment,
+            by: format!("user:{}", principal.sub),
+        };
+        let record = self.engine.signal(id, signal).await?;
+        Ok(DecisionReply { workflow_id: record.id, decision: request.decision, status: record.status })
+    }
+
+    /// Live workflows by worker id.
+    async fn live_by_worker(&self) -> Result<BTreeMap<String, Vec<WorkflowRecord>>, WorkflowError> {
+        let mut by_worker: BTreeMap<String, Vec<WorkflowRecord>> = BTreeMap::new();
+        for w in self.engine.list().await?.into_iter().filter(|w| !w.status.is_terminal()) {
+            by_worker.entry(w.worker.clone()).or_default().push(w);
+        }
+        for list in by_worker.values_mut() {
+            list.sort_by_key(|w| w.created_ms);
+        }
+        Ok(by_worker)
+    }
+
+    /// Every worker with its derived status.
+    pub async fn workers(&self) -> Result<Vec<WorkerView>, WorkflowError> {
+        let live = self.live_by_worker().await?;
+        let counts = crate::memory::worker_entry_counts(&self.store).await?;
+        let workers = self.store.workers().await?;
+        Ok(workers.iter().map(|w| worker_view(w, live.get(&w.id).map_or(&[][..], Vec::as_slice), &counts)).collect())
+    }
+
+    pub async fn worker(&self, id: &str) -> Result<WorkerDetail, WorkflowError> {
+        let record = self.worker_record(id).await?;
+        let live = self.live_by_worker().await?;
+        let counts = crate::memory::worker_entry_counts(&self.store).await?;
+        let worker = worker_view(&record, live.get(id).map_or(&[][..], Vec::as_slice), &counts);
+        let memory = crate::memory::worker_memory(&self.store, id).await?;
+        Ok(WorkerDetail { worker, team: record.team, workflow_types: record.workflow_types, memory })
+    }
+
+    /// Coordinator runs, newest first.
+    pub async fn runs(&self) -> Result<RunList, WorkflowError> {
+        let mut runs = Vec::new();
+        for w in self.engine.list().await?.iter().filter(|w| w.kind == WorkflowType::Coordinator) {
+            runs.push((w.created_ms, RunSummary::from(w)));
+        }
+        runs.sort_by_key(|r| std::cmp::Reverse(r.0));
+        let runs: Vec<RunSummary> = runs.into_iter().map(|(_, r)| r).collect();
+        Ok(RunList { total: runs.len(), runs })
+    }
+
+    /// One coordinator run by run id (`run-<x>`) or workflow id.
+    pub async fn run(&self, id: &str) -> Result<RunDetail, WorkflowError> {
+        let workflow_id = match id.strip_prefix(RUN_PREFIX) {
+            Some(rest) => format!("{COORDINATOR_PREFIX}{rest}"),
+            None => id.to_owned(),
+        };
+        match self.engine.describe(&workflow_id).await? {
+            Some(w) if w.kind == WorkflowType::Coordinator => Ok(RunDetail::from(&w)),
+            _ => Err(WorkflowError::NotFound(format!("no coordinator run {id}"))),
+        }
+    }
+
+    /// Waits until workflow `id` ended (announced on the event bus; re-read when the bus
+    /// lagged) and returns its final state.
+    pub async fn wait_until_ended(&self, id: &str) -> Result<WorkflowRecord, WorkflowError> {
+        let mut events = self.store.events().subscribe();
+        loop {
+            let record = self.record(id).await?;
+            if record.status.is_terminal() {
+                return Ok(record);
+            }
+            loop {
+                match events.recv().await {
+                    Ok(message) if message.contains(id) => break,
+                    Ok(_) => {}
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => break,
+                    Err(tokio::sync::broadcast::error::RecvError::Closed) => {
+                        return Err(WorkflowError::Engine(EngineError::Unavailable("the event bus closed".into())));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Live workflows as the Brain sees them.
+    pub async fn active(&self) -> Result<Vec<crate::brain::context::WorkflowStatus>, WorkflowError> {
+        let live = self.live_by_worker().await?;
+        Ok(live
+            .values()
+            .flatten()
+            .map(|w| crate::brain::context::WorkflowStatus {
+                workflow_id: w.id.clone(),
+                workflow_type: w.kind.as_str().to_owned(),
+                worker: w.worker.clone(),
+                status: w.status.as_str().to_owned(),
+                current_step: current_step(w),
+            })
+            .collect())
+    }
+}
+
+fn worker_view(w: &WorkerRecord, live: &[WorkflowRecord], counts: &BTreeMap<String, usize>) -> WorkerView {
+    let running = live.iter().find(|x| x.status == WorkflowStatus::Running);
+    let waiting = live.iter().find(|x| x.status == WorkflowStatus::Waiting);
+    let (status, current_task) = match (running, waiting) {
+        (Some(r), _) => ("running", format!("{} {}: {}", r.kind, r.id, current_step(r).unwrap_or_default())),
+        (None, Some(x)) => {
+            let summary = x.approval.as_ref().map(|a| a.summary.clone()).unwrap_or_default();
+            ("waiting", format!("{} {}: awaiting approval — {summary}", x.kind, x.id))
+        }
+        (None, None) => ("stopped", "idle".to_owned()),
+    };
+    WorkerView {
+        id: w.id.clone(),
+        name: w.name.clone(),
+        role: w.role.clone(),
+        status: status.into(),
+        current_task,
+        memory_entries: counts.get(&w.id).copied().unwrap_or(0),
+        active_workflows: live.iter().map(|x| x.id.clone()).collect(),
+    }
+}
