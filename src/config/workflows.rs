@@ -25,7 +25,7 @@ pub struct WorkflowSettings {
 }
 
 /// One layer of `[workflows]`; every field optional so layers merge field by field.
-#[derive(Debug, Default, Clone, Deserialize)]
+#[derive(Debug, Default, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct WorkflowLayer {
     pub executors: Option<usize>,
@@ -80,7 +80,7 @@ impl WorkflowLayer {
             sla_urgent_secs: number(get, "GTMS_SLA_URGENT_SECS")?,
             notify_webhook_url: get("GTMS_NOTIFY_WEBHOOK_URL").map(Secret::new),
         };
-        let any = format!("{layer:?}") != format!("{:?}", WorkflowLayer::default());
+        let any = layer != WorkflowLayer::default();
         Ok(any.then_some(layer))
     }
 

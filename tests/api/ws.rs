@@ -117,3 +117,34 @@ async fn a_bearer_header_or_the_session_cookie_also_authenticate() {
     }
     app.stop().await;
 }
+
+#[tokio::test]
+async fn workflow_transitions_and_approvals_are_announced() {
+    let app = app().await;
+    let viewer = app.token(Role::Viewer).await;
+    let admin = app.token(Role::Admin).await;
+    let (mut socket, _) =
+        tokio_tungstenite::connect_async(ws_url(&app, &format!("?token={viewer}"))).await.expect("connect");
+    next_json(&mut socket).await;
+    let params = json!({"accountId": "a-ws", "accountName": "Acme"});
+    let id = crate::workflows::start(&app, &admin, "onboarding-manager", "client-onboarding", params).await;
+    let started = expect_event(&mut socket, "workflow.started").await;
+    assert_eq!(
+        (started["workflowId"].as_str(), started["type"].as_str()),
+        (Some(id.as_str()), Some("client-onboarding"))
+    );
+    let step = expect_event(&mut socket, "workflow.step").await;
+    assert_eq!((step["step"].as_str(), step["outcome"].as_str()), (Some("account-review"), Some("completed")));
+    let waiting = expect_event(&mut socket, "workflow.waiting").await;
+    assert_eq!(waiting["step"], "plan-approval");
+    let requested = expect_event(&mut socket, "approval.requested").await;
+    assert!(requested["summary"].as_str().is_some_and(|s| s.contains("Acme")), "{requested}");
+    let body = json!({"decision": "approve"});
+    let res = app.authed(Method::POST, &format!("/api/coordinator/approvals/{id}"), &admin).json(&body).send().await;
+    assert_eq!(res.expect("decide").status(), 200);
+    assert_eq!(expect_event(&mut socket, "approval.decided").await["decision"], "approve");
+    let done = expect_event(&mut socket, "workflow.completed").await;
+    assert_eq!((done["workflowId"].as_str(), done["status"].as_str()), (Some(id.as_str()), Some("completed")));
+    assert!(done.get("params").is_none() && done.get("result").is_none(), "events carry ids and statuses only");
+    app.stop().await;
+}

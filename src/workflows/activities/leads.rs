@@ -98,7 +98,7 @@ mod tests {
         let research = json!({"found": true, "signals": [{"score": 1.0, "kind": "expansion", "form": "8-K", "filed": "2025-01-01"}, {"score": 0.5}]});
         let good = json!({"analysis": {"sentiment": "positive", "objections": []}});
         let bad = json!({"analysis": {"sentiment": "negative", "objections": ["price", "competitor"]}});
-        assert_eq!(points(&research, &good).0, 100);
+        assert_eq!(points(&research, &good).0, 90);
         assert_eq!(points(&research, &bad).0, 50);
         assert_eq!(points(&json!({"found": false}), &json!({"found": false})).0, 20);
         assert_eq!(route(&json!({"score": {"grade": grade(80)}}))["route"], "deal-desk");

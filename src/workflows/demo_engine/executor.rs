@@ -160,6 +160,7 @@ impl Inner {
             output: "null".into(),
             attempts: 1,
         });
+        let summary_text = summary.clone();
         record.approval = Some(ApprovalRecord {
             step: step.to_owned(),
             summary,
@@ -171,22 +172,17 @@ impl Inner {
             decided_by: None,
         });
         record.status = WorkflowStatus::Waiting;
+        // Queued before the state is saved: a crash in between re-queues the same id (once).
         let index = record.steps.len() - 1;
+        let text =
+            format!("Approval requested: {summary_text} ({} {}, worker {})", record.kind, record.id, record.worker);
+        let id = format!("workflow:{}#{index}/approval.requested", record.id);
+        self.activities.notifications.queue(id, "approval.requested", text, Some(record.id.clone())).await?;
         let Some(saved) = self.save(record, previous).await? else { return Ok(Next::Continue) };
         if let Some(deadline) = deadline_ms {
             self.timers.at(deadline, saved.id.clone());
         }
         announce::waiting(&self.store, &saved);
-        if let Some(a) = &saved.approval {
-            let text =
-                format!("Approval requested: {} ({} {}, worker {})", a.summary, saved.kind, saved.id, saved.worker);
-            let id = format!("workflow:{}#{index}/approval.requested", saved.id);
-            if let Err(e) =
-                self.activities.notifications.queue(id, "approval.requested", text, Some(saved.id.clone())).await
-            {
-                tracing::warn!(workflow = %saved.id, error = %e, "could not queue the approval notification");
-            }
-        }
         Ok(Next::Park)
     }
 
@@ -289,23 +285,20 @@ impl Inner {
         record.result = result.map(|r| r.to_string());
         record.error = error;
         record.finished_ms = Some(now_ms());
-        let Some(saved) = self.save(record, previous).await? else { return Ok(Next::Continue) };
-        announce::ended(&self.store, &saved);
         if status == WorkflowStatus::Failed {
+            // Queued before the end is saved, so a crash in between cannot lose it.
             let text = format!(
                 "Workflow failed: {} {} (worker {}): {}",
-                saved.kind,
-                saved.id,
-                saved.worker,
-                saved.error.as_deref().unwrap_or_default()
+                record.kind,
+                record.id,
+                record.worker,
+                record.error.as_deref().unwrap_or_default()
             );
-            let id = format!("workflow:{}/workflow.failed", saved.id);
-            if let Err(e) =
-                self.activities.notifications.queue(id, "workflow.failed", text, Some(saved.id.clone())).await
-            {
-                tracing::warn!(workflow = %saved.id, error = %e, "could not queue the failure notification");
-            }
+            let id = format!("workflow:{}/workflow.failed", record.id);
+            self.activities.notifications.queue(id, "workflow.failed", text, Some(record.id.clone())).await?;
         }
+        let Some(saved) = self.save(record, previous).await? else { return Ok(Next::Continue) };
+        announce::ended(&self.store, &saved);
         if let Some(parent) = &saved.parent {
             self.enqueue(parent.clone());
         }
