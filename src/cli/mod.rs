@@ -15,7 +15,6 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::companies;
 use crate::config::{Config, ConfigError, Layer};
 use crate::domain::{Role, Tenant};
 
@@ -72,7 +71,6 @@ enum Command {
         /// Target directory (created if missing).
         dir: PathBuf,
     },
-    /// Build the receipted company extract (seed/companies.jsonl) from EDGAR documents.
     /// Copy the data to a new file and verify the copy (online through a running server, or offline).
     Backup(backup::BackupArgs),
     /// Verify a backup, then restore it as the data file (server stopped).
@@ -81,6 +79,7 @@ enum Command {
     Completions(docs::CompletionsArgs),
     /// Print the gtms(1) man page, or write every page with --dir.
     Man(docs::ManArgs),
+    /// Build the receipted company extract (seed/companies.jsonl) from EDGAR documents.
     EdgarExtract {
         /// The shared data directory (registrants/, reference/, filings/, executives/).
         #[arg(long)]
@@ -90,11 +89,11 @@ enum Command {
         out: PathBuf,
     },
     /// Fetch recent 10-K, 10-Q, 8-K (+EX-99) and DEF 14A from SEC EDGAR into a corpus directory.
-    EdgarFetch(companies::fetch::FetchArgs),
+    EdgarFetch(data_cmds::FetchArgs),
     /// Signal tools: `classify` gives the extractor's verdict on JSONL sentences (stdin → stdout).
     Signals {
         #[command(subcommand)]
-        command: companies::extract::signals::SignalsCommand,
+        command: data_cmds::SignalsCommand,
     },
 }
 
@@ -236,8 +235,8 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Ingest { seed, out, base_url } => data_cmds::ingest(&seed, &out, &base_url),
         Command::ExportStatic { dir } => data_cmds::export_static(&dir),
         Command::EdgarExtract { from, out } => data_cmds::edgar_extract(&from, &out),
-        Command::EdgarFetch(args) => companies::fetch::run_command(args),
-        Command::Signals { command } => companies::extract::signals::run_command(command),
+        Command::EdgarFetch(args) => data_cmds::edgar_fetch(args),
+        Command::Signals { command } => data_cmds::signals(command),
         Command::Backup(args) => backup::backup(args),
         Command::Restore(args) => backup::restore(args),
         Command::Completions(args) => docs::completions(args),

@@ -159,6 +159,18 @@ pub struct Schedules {
     pub memory_compression: String,
 }
 
+impl Schedules {
+    /// Each schedule with its setting name.
+    pub fn named(&self) -> [(&'static str, &String); 4] {
+        [
+            ("metrics_rollup", &self.metrics_rollup),
+            ("usage_rollup", &self.usage_rollup),
+            ("cleanup", &self.cleanup),
+            ("memory_compression", &self.memory_compression),
+        ]
+    }
+}
+
 impl Default for Schedules {
     fn default() -> Self {
         Self {

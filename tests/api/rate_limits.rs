@@ -128,3 +128,23 @@ async fn a_trusted_proxy_forwards_the_client_ip() {
     assert_eq!(from("203.0.113.2").await.expect("send").status(), 401, "another client behind the proxy");
     app.stop().await;
 }
+
+#[tokio::test]
+async fn the_cleanup_job_drops_windows_that_ended_on_the_injected_clock() {
+    let clock = Arc::new(ManualClock::at(1_799_999_990));
+    let app = spawn_app_with_clock(clock.clone(), |l| {
+        l.auth_rate_limit = Some(2);
+        l.rate_limit_window_secs = Some(60);
+    })
+    .await;
+    assert_eq!(bad_login(&app).await.status(), 401);
+    let cleanup = gtms::jobs::standard(app.state()).into_iter().find(|j| j.name == "cleanup").expect("cleanup job");
+    let summary = (cleanup.run)().await.expect("cleanup runs");
+    assert!(summary.starts_with("0 expired rate-limit windows"), "the window is current: {summary}");
+
+    clock.advance(10);
+    let summary = (cleanup.run)().await.expect("cleanup runs");
+    assert!(summary.starts_with("1 expired rate-limit windows"), "the clock passed its end: {summary}");
+    assert!(gtms::jobs::run_once(app.state().store(), &cleanup).await.ok, "and the recorded run is clean");
+    app.stop().await;
+}
