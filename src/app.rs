@@ -89,6 +89,7 @@ pub async fn start_with_clock(
         .map_err(|source| AppError::AdminSocket { path: socket.display().to_string(), source })?;
 
     let state = AppState::with_clock(config, store, clock).await?;
+    restore_rate_windows(&state).await?;
     first_start_invite(&state).await?;
     seed_workspace(&state).await?;
     let scheduler = jobs::Scheduler::start(state.store().clone(), jobs::all(&state)).await?;
@@ -105,6 +106,10 @@ pub async fn start_with_clock(
     tasks.spawn(async move {
         token.cancelled().await;
         scheduler.shutdown().await;
+        let now = final_state.clock().now();
+        if let Err(e) = crate::limits::persist::save(final_state.store(), &final_state.limiters(), now).await {
+            tracing::warn!(error = %e, "could not save the rate-limit windows at shutdown");
+        }
         if let Err(e) = final_state.api_keys().flush_usage().await {
             tracing::warn!(error = %e, "could not roll up API key usage at shutdown");
         }
@@ -120,6 +125,15 @@ pub async fn start_with_clock(
         tracing::info!("stopped");
     });
     Ok(RunningApp { addr, state, shutdown, handle })
+}
+
+/// Loads the rate-limit counters saved by the last run that still belong to the current windows.
+async fn restore_rate_windows(state: &AppState) -> Result<(), AppError> {
+    let restored = crate::limits::persist::load(state.store(), &state.limiters(), state.clock().now()).await?;
+    if restored > 0 {
+        tracing::info!(restored, "rate-limit windows restored from the data file");
+    }
+    Ok(())
 }
 
 /// In demo mode an empty workspace gets one admin invite, printed to the log this once, so

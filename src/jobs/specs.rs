@@ -16,6 +16,7 @@ pub const METRICS_ROLLUP: &str = "metrics-rollup";
 pub const USAGE_ROLLUP: &str = "usage-rollup";
 pub const CLEANUP: &str = "cleanup";
 pub const MEMORY_COMPRESSION: &str = "memory-compression";
+pub const RATE_LIMIT_SAVE: &str = "rate-limit-save";
 
 /// The standard jobs plus the ones the configuration turns on (scheduled backups).
 pub fn all(state: &AppState) -> Vec<JobSpec> {
@@ -35,6 +36,7 @@ pub fn standard(state: &AppState) -> Vec<JobSpec> {
         usage_rollup(&schedules.usage_rollup, Arc::clone(state.api_keys())),
         cleanup(&schedules.cleanup, state.limiters(), Arc::clone(state.clock()), store.clone()),
         memory_compression(&schedules.memory_compression, store.clone(), Arc::clone(state.llm())),
+        rate_limit_save(&schedules.rate_limit_save, state.limiters(), Arc::clone(state.clock()), store.clone()),
     ]
 }
 
@@ -71,7 +73,9 @@ pub fn cleanup(schedule: &str, limiters: Vec<NamedLimiter>, clock: Arc<dyn Clock
         async move {
             let windows: usize = limiters.iter().map(|l| l.limiter.purge_expired(now)).sum();
             let mut runs = 0;
-            for job in [METRICS_ROLLUP, USAGE_ROLLUP, CLEANUP, MEMORY_COMPRESSION, backup::schedule::JOB] {
+            for job in
+                [METRICS_ROLLUP, USAGE_ROLLUP, CLEANUP, MEMORY_COMPRESSION, RATE_LIMIT_SAVE, backup::schedule::JOB]
+            {
                 runs += store.prune_job_runs(job).await?;
             }
             Ok(format!("{windows} expired rate-limit windows, {runs} old job runs (kept {})", store::JOB_RUNS_KEPT))
@@ -88,6 +92,17 @@ pub fn memory_compression(schedule: &str, store: Store, llm: Arc<Llm>) -> JobSpe
             let folded: usize = reports.iter().map(|r| r.folded.len()).sum();
             let compressed = reports.iter().filter(|r| r.compressed).count();
             Ok(format!("{} worker scopes checked, {compressed} compressed, {folded} entries folded", reports.len()))
+        }
+    })
+}
+
+/// Writes the current rate-limit windows to the data file, so a restart keeps them.
+pub fn rate_limit_save(schedule: &str, limiters: Vec<NamedLimiter>, clock: Arc<dyn Clock>, store: Store) -> JobSpec {
+    JobSpec::new(RATE_LIMIT_SAVE, schedule, move || {
+        let (limiters, store, now) = (limiters.clone(), store.clone(), clock.now());
+        async move {
+            let saved = crate::limits::persist::save(&store, &limiters, now).await?;
+            Ok(format!("{saved} rate-limit counters saved"))
         }
     })
 }

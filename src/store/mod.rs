@@ -14,6 +14,7 @@ mod memory;
 mod meta;
 #[cfg(test)]
 mod migrations_test;
+mod rate_windows;
 mod records;
 mod rollups;
 mod tables;
@@ -30,6 +31,7 @@ pub use codec::{CodecError, SCHEMA_VERSION};
 pub use invites::InviteRecord;
 pub use memory::{CompressionRecord, FoldPlan, MemoryOutcome, MemoryRecord, MemoryWrite, VersionState};
 pub use meta::BootRecord;
+pub use rate_windows::{RateWindowCount, RateWindowsRecord};
 pub use rollups::{JOB_RUNS_KEPT, JobRun, Rollup};
 pub use workspace::{
     AccountRecord, DealRecord, HistoryEntry, RunRecord, RunStatus, TokenRecord, WorkerRecord, WorkspaceData,

@@ -51,6 +51,9 @@ pub const BRAIN_ARCHIVE: TableDefinition<&str, &[u8]> = TableDefinition::new("br
 /// The model-call ledger: `"<unix ms:013>/<uuid>"` -> `ModelCall`.
 pub const MODEL_CALLS: TableDefinition<&str, &[u8]> = TableDefinition::new("model_calls");
 
+/// Saved rate-limit counters by limiter name (`RateWindowsRecord`).
+pub const RATE_WINDOWS: TableDefinition<&str, &[u8]> = TableDefinition::new("rate_windows");
+
 /// Opens every table once so readers never meet a missing table.
 pub fn create_all(txn: &WriteTransaction) -> Result<(), StoreError> {
     txn.open_table(META)?;
@@ -63,7 +66,7 @@ pub fn create_all(txn: &WriteTransaction) -> Result<(), StoreError> {
     for table in [MEMORY, MEMORY_VERSIONS, MEMORY_ARCHIVE, MEMORY_COMPRESSIONS, BRAIN_THREADS, BRAIN_MESSAGES] {
         txn.open_table(table)?;
     }
-    for table in [BRAIN_ARCHIVE, MODEL_CALLS] {
+    for table in [BRAIN_ARCHIVE, MODEL_CALLS, RATE_WINDOWS] {
         txn.open_table(table)?;
     }
     Ok(())
