@@ -145,7 +145,7 @@ async fn first_start_invite(state: &AppState) -> Result<(), AppError> {
     let now = chrono::Utc::now().timestamp();
     let (code, _) = state
         .sessions()
-        .create_invite(crate::domain::Role::Admin, "demo admin", now)
+        .create_invite(crate::domain::Role::Admin, "demo admin", None, now)
         .await
         .map_err(|e| AppError::State(e.into()))?;
     tracing::warn!("first start in demo mode: sign in with the admin invite code {code} (shown only this once)");

@@ -16,7 +16,7 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand};
 
 use crate::config::{Config, ConfigError, Layer};
-use crate::domain::{Role, Tenant};
+use crate::domain::{Role, TeamId, Tenant};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -101,6 +101,10 @@ fn parse_tenant(s: &str) -> Result<Tenant, String> {
     Tenant::parse(s).map_err(|e| e.to_string())
 }
 
+fn parse_team(s: &str) -> Result<TeamId, String> {
+    TeamId::parse(s).map_err(|e| e.to_string())
+}
+
 fn parse_role(s: &str) -> Result<Role, String> {
     Role::parse(s).ok_or_else(|| format!("{s:?} is not a role (admin or viewer)"))
 }
@@ -134,6 +138,9 @@ enum InvitesAction {
         role: Role,
         #[arg(long)]
         name: String,
+        /// The user's team id (a-z, 0-9, - and _): the Brain adds `team:<id>` memory to their chats.
+        #[arg(long, value_parser = parse_team)]
+        team: Option<TeamId>,
     },
     /// List invites.
     List {

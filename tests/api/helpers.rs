@@ -40,7 +40,7 @@ impl TestApp {
 
     /// Creates an invite in-process (as `gtms invites create` would) and returns its code and id.
     pub async fn invite(&self, role: gtms::domain::Role) -> (String, String) {
-        let (code, summary) = self.state().sessions().create_invite(role, "tester", 0).await.expect("invite");
+        let (code, summary) = self.state().sessions().create_invite(role, "tester", None, 0).await.expect("invite");
         (code, summary.id)
     }
 
