@@ -91,6 +91,7 @@ pub async fn start_with_clock(
         .map_err(|source| AppError::AdminSocket { path: socket.display().to_string(), source })?;
 
     let state = AppState::with_clock(config, store, clock).await?;
+    restore_rate_windows(&state).await?;
     first_start_invite(&state).await?;
     seed_workspace(&state).await?;
     let shutdown = CancellationToken::new();
@@ -110,6 +111,10 @@ pub async fn start_with_clock(
     tasks.spawn(async move {
         token.cancelled().await;
         scheduler.shutdown().await;
+        let now = final_state.clock().now();
+        if let Err(e) = crate::limits::persist::save(final_state.store(), &final_state.limiters(), now).await {
+            tracing::warn!(error = %e, "could not save the rate-limit windows at shutdown");
+        }
         if let Err(e) = final_state.api_keys().flush_usage().await {
             tracing::warn!(error = %e, "could not roll up API key usage at shutdown");
         }
@@ -127,6 +132,15 @@ pub async fn start_with_clock(
     Ok(RunningApp { addr, state, shutdown, handle })
 }
 
+/// Loads the rate-limit counters saved by the last run that still belong to the current windows.
+async fn restore_rate_windows(state: &AppState) -> Result<(), AppError> {
+    let restored = crate::limits::persist::load(state.store(), &state.limiters(), state.clock().now()).await?;
+    if restored > 0 {
+        tracing::info!(restored, "rate-limit windows restored from the data file");
+    }
+    Ok(())
+}
+
 /// In demo mode an empty workspace gets one admin invite, printed to the log this once, so
 /// an evaluator can sign in without reading the docs.
 async fn first_start_invite(state: &AppState) -> Result<(), AppError> {
@@ -136,7 +150,7 @@ async fn first_start_invite(state: &AppState) -> Result<(), AppError> {
     let now = chrono::Utc::now().timestamp();
     let (code, _) = state
         .sessions()
-        .create_invite(crate::domain::Role::Admin, "demo admin", now)
+        .create_invite(crate::domain::Role::Admin, "demo admin", None, now)
         .await
         .map_err(|e| AppError::State(e.into()))?;
     tracing::warn!("first start in demo mode: sign in with the admin invite code {code} (shown only this once)");

@@ -27,7 +27,7 @@
 //!   - `voice`     — voice-call analysis behind a trait (the demo provider over seeded transcripts)
 //!   - `jobs`      — the in-process scheduler and its jobs, each with `run_once`
 //!   - `demo`      — the demo workspace (workers, deals, accounts, history) and its generator
-//!   - `limits`    — fixed-window rate limiting and the one injected `Clock`
+//!   - `limits`    — fixed-window rate limiting (windows saved in redb across restarts) and the one injected `Clock`
 //!   - `backup`    — verified online/offline backups, offline restore, scheduled backups with retention
 //! - foundations
 //!   - `store`     — the redb file: tables, versioned bincode records, one file per entity

@@ -1,18 +1,19 @@
 //! `gtms invites create|list|revoke` over the admin channel.
 
 use super::AdminReply;
-use crate::domain::Role;
+use crate::domain::{Role, TeamId};
 use crate::state::AppState;
 
 fn now() -> i64 {
     chrono::Utc::now().timestamp()
 }
 
-pub async fn create(state: &AppState, role: Role, name: &str) -> AdminReply {
-    match state.sessions().create_invite(role, name, now()).await {
+pub async fn create(state: &AppState, role: Role, name: &str, team: Option<TeamId>) -> AdminReply {
+    match state.sessions().create_invite(role, name, team, now()).await {
         Ok((code, summary)) => {
+            let team = summary.team.as_ref().map(|t| format!(", team {t}")).unwrap_or_default();
             let message = format!(
-                "{code}\n\ninvite {} ({}) for {:?}. This is the only time the code is shown; hand it over now.",
+                "{code}\n\ninvite {} ({}{team}) for {:?}. This is the only time the code is shown; hand it over now.",
                 summary.id,
                 summary.role.as_str(),
                 summary.name
@@ -30,13 +31,20 @@ pub async fn list(state: &AppState) -> AdminReply {
         Ok(i) => i,
         Err(e) => return AdminReply::error(e.to_string()),
     };
-    let mut lines = vec![format!("{:<12}  {:<6}  {:<24}  {:<20}  {}", "ID", "ROLE", "NAME", "CREATED", "REVOKED")];
+    let mut lines =
+        vec![format!("{:<12}  {:<6}  {:<24}  {:<12}  {:<20}  {}", "ID", "ROLE", "NAME", "TEAM", "CREATED", "REVOKED")];
     for i in &invites {
         let created = chrono::DateTime::from_timestamp(i.created_at, 0)
             .map(|t| t.format("%Y-%m-%dT%H:%M:%SZ").to_string())
             .unwrap_or_default();
         let revoked = if i.revoked { "yes" } else { "no" };
-        lines.push(format!("{:<12}  {:<6}  {:<24}  {:<20}  {revoked}", i.id, i.role.as_str(), i.name, created));
+        let team = i.team.as_ref().map_or("-", TeamId::as_str);
+        lines.push(format!(
+            "{:<12}  {:<6}  {:<24}  {team:<12}  {created:<20}  {revoked}",
+            i.id,
+            i.role.as_str(),
+            i.name
+        ));
     }
     AdminReply::ok(lines.join("\n"), serde_json::to_value(&invites).unwrap_or_default())
 }

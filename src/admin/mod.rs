@@ -37,6 +37,9 @@ pub enum AdminRequest {
     InvitesCreate {
         role: Role,
         name: String,
+        /// The user's team (`team:<id>` memory reaches their Brain chats).
+        #[serde(default)]
+        team: Option<crate::domain::TeamId>,
     },
     InvitesList,
     /// Revoke an invite and end its sessions.
@@ -81,7 +84,7 @@ pub async fn execute(state: &AppState, request: AdminRequest) -> AdminReply {
         AdminRequest::KeysCreate { tenant, name } => keys::create(state, &tenant, &name).await,
         AdminRequest::KeysList => keys::list(state).await,
         AdminRequest::KeysRevoke { id } => keys::revoke(state, &id).await,
-        AdminRequest::InvitesCreate { role, name } => invites::create(state, role, &name).await,
+        AdminRequest::InvitesCreate { role, name, team } => invites::create(state, role, &name, team).await,
         AdminRequest::InvitesList => invites::list(state).await,
         AdminRequest::InvitesRevoke { id } => invites::revoke(state, &id).await,
         AdminRequest::Backup { out } => backup::create(state, &out).await,

@@ -2,7 +2,7 @@
 //! service runs on it: `principal.require(Role::Admin)?` before a write. Faces authenticate;
 //! services decide what a role may do.
 
-use crate::domain::Role;
+use crate::domain::{Role, TeamId};
 use crate::error::{ErrorKind, ServiceError};
 
 /// A verified workspace caller (the JWT `sub`, its role and display name).
@@ -12,7 +12,7 @@ pub struct Principal {
     pub role: Role,
     pub name: String,
     /// The user's team, whose `team:<id>` memory the Brain injects.
-    pub team: Option<String>,
+    pub team: Option<TeamId>,
 }
 
 /// A caller whose role does not allow the operation.

@@ -1,5 +1,5 @@
 //! Workspace sessions: invite codes (`inv_<id: 12 hex>_<secret: 32 hex>`, argon2id at rest,
-//! one code = one user = the JWT `sub`) exchanged for HS256 JWTs (`iss` "gtms", `iat`, `exp`,
+//! one code = one user = the JWT `sub`, optionally on a team) exchanged for HS256 JWTs (`iss` "gtms", `iat`, `exp`,
 //! `role`, and `ver`, the invite's token version). Verifying a token is an HMAC and a lookup
 //! in the in-memory invite table, which create and revoke keep current; a revoke bumps the
 //! version, so every token issued before it stops verifying. A failed login of a code not
@@ -22,7 +22,7 @@ use super::guard::{AttemptGuard, Digest};
 pub use super::principal::Principal;
 use super::secrets::{Hasher, random_hex};
 use crate::config::Secret;
-use crate::domain::Role;
+use crate::domain::{Role, TeamId};
 use crate::store::{InviteRecord, Store};
 
 const ISSUER: &str = "gtms";
@@ -50,6 +50,8 @@ pub struct InviteSummary {
     pub name: String,
     pub created_at: i64,
     pub revoked: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub team: Option<TeamId>,
 }
 
 #[derive(Debug, Clone)]
@@ -59,6 +61,8 @@ struct InviteState {
     version: u32,
     revoked: bool,
     hash: String,
+    /// Looked up by `sub` on every request, so the token need not carry it.
+    team: Option<TeamId>,
 }
 
 pub struct Sessions {
@@ -82,6 +86,7 @@ fn summary(r: &InviteRecord) -> InviteSummary {
         name: r.name.clone(),
         created_at: r.created_at,
         revoked: r.revoked_at.is_some(),
+        team: r.team.clone(),
     }
 }
 
@@ -119,6 +124,7 @@ impl Sessions {
                     version: r.token_version,
                     revoked: r.revoked_at.is_some(),
                     hash: r.hash.clone(),
+                    team: r.team.clone(),
                 };
                 (r.id, state)
             })
@@ -149,8 +155,14 @@ impl Sessions {
         !self.read().is_empty()
     }
 
-    /// Issues an invite code (shown once) for a new user.
-    pub async fn create_invite(&self, role: Role, name: &str, now: i64) -> Result<(String, InviteSummary), AuthError> {
+    /// Issues an invite code (shown once) for a new user, on `team` when given.
+    pub async fn create_invite(
+        &self,
+        role: Role,
+        name: &str,
+        team: Option<TeamId>,
+        now: i64,
+    ) -> Result<(String, InviteSummary), AuthError> {
         let name = name.trim();
         if name.is_empty() || name.chars().count() > 100 || name.chars().any(char::is_control) {
             return Err(AuthError::BadInput("name: 1 to 100 printable characters".into()));
@@ -166,9 +178,11 @@ impl Sessions {
             created_at: now,
             revoked_at: None,
             token_version: 0,
+            team: team.clone(),
         };
         self.store.insert_invite(record.clone()).await?;
-        self.write().insert(id, InviteState { role, name: name.to_owned(), version: 0, revoked: false, hash });
+        let state = InviteState { role, name: name.to_owned(), version: 0, revoked: false, hash, team };
+        self.write().insert(id, state);
         Ok((code, summary(&record)))
     }
 
@@ -265,7 +279,7 @@ impl Sessions {
         if state.revoked || state.version != claims.ver || state.role != claims.role {
             return Err(AuthError::InvalidCredentials);
         }
-        Ok(Principal { sub: claims.sub, role: claims.role, name: state.name.clone(), team: None })
+        Ok(Principal { sub: claims.sub, role: claims.role, name: state.name.clone(), team: state.team.clone() })
     }
 }
 

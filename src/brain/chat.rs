@@ -15,7 +15,7 @@ use super::{Llm, ModelError, TaskType};
 use crate::auth::Principal;
 use crate::companies::card::Card;
 use crate::companies::directory::Directory;
-use crate::domain::{MemoryScope, Ticker};
+use crate::domain::{MemoryScope, TeamId, Ticker};
 use crate::error::{ErrorKind, ServiceError};
 use crate::store::{ChatRecord, MemoryRecord, SUMMARY_ROLE, Store, StoreError};
 
@@ -160,7 +160,7 @@ pub async fn chat(
     }
     let (_, history) = store.chat_thread(&principal.sub).await?;
     let org = store.memory_scope(&MemoryScope::Org.to_string()).await?;
-    let team_scope = principal.team.as_deref().and_then(|t| MemoryScope::parse(&format!("team:{t}")).ok());
+    let team_scope = principal.team.as_ref().map(TeamId::scope);
     let team = match &team_scope {
         Some(scope) => store.memory_scope(&scope.to_string()).await?,
         None => Vec::new(),
@@ -171,7 +171,7 @@ pub async fn chat(
         history: &history,
         history_budget_tokens: HISTORY_BUDGET_TOKENS,
         org: &org,
-        team: principal.team.as_deref().map(|t| (t, team.as_slice())),
+        team: principal.team.as_ref().map(|t| (t.as_str(), team.as_slice())),
         workers: &workers,
         workflows: active,
         company: named_company(directory, message),

@@ -25,7 +25,7 @@ pub(super) fn keys(data: &DataArgs, action: KeysAction) -> Result<(), String> {
 
 pub(super) fn invites(data: &DataArgs, action: InvitesAction) -> Result<(), String> {
     let (request, json) = match action {
-        InvitesAction::Create { role, name } => (AdminRequest::InvitesCreate { role, name }, false),
+        InvitesAction::Create { role, name, team } => (AdminRequest::InvitesCreate { role, name, team }, false),
         InvitesAction::List { json } => (AdminRequest::InvitesList, json),
         InvitesAction::Revoke { id } => (AdminRequest::InvitesRevoke { id }, false),
     };

@@ -15,9 +15,8 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::companies;
 use crate::config::{Config, ConfigError, Layer};
-use crate::domain::{Role, Tenant};
+use crate::domain::{Role, TeamId, Tenant};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -72,7 +71,6 @@ enum Command {
         /// Target directory (created if missing).
         dir: PathBuf,
     },
-    /// Build the receipted company extract (seed/companies.jsonl) from EDGAR documents.
     /// Copy the data to a new file and verify the copy (online through a running server, or offline).
     Backup(backup::BackupArgs),
     /// Verify a backup, then restore it as the data file (server stopped).
@@ -81,6 +79,7 @@ enum Command {
     Completions(docs::CompletionsArgs),
     /// Print the gtms(1) man page, or write every page with --dir.
     Man(docs::ManArgs),
+    /// Build the receipted company extract (seed/companies.jsonl) from EDGAR documents.
     EdgarExtract {
         /// The shared data directory (registrants/, reference/, filings/, executives/).
         #[arg(long)]
@@ -90,16 +89,20 @@ enum Command {
         out: PathBuf,
     },
     /// Fetch recent 10-K, 10-Q, 8-K (+EX-99) and DEF 14A from SEC EDGAR into a corpus directory.
-    EdgarFetch(companies::fetch::FetchArgs),
+    EdgarFetch(data_cmds::FetchArgs),
     /// Signal tools: `classify` gives the extractor's verdict on JSONL sentences (stdin → stdout).
     Signals {
         #[command(subcommand)]
-        command: companies::extract::signals::SignalsCommand,
+        command: data_cmds::SignalsCommand,
     },
 }
 
 fn parse_tenant(s: &str) -> Result<Tenant, String> {
     Tenant::parse(s).map_err(|e| e.to_string())
+}
+
+fn parse_team(s: &str) -> Result<TeamId, String> {
+    TeamId::parse(s).map_err(|e| e.to_string())
 }
 
 fn parse_role(s: &str) -> Result<Role, String> {
@@ -135,6 +138,9 @@ enum InvitesAction {
         role: Role,
         #[arg(long)]
         name: String,
+        /// The user's team id (a-z, 0-9, - and _): the Brain adds `team:<id>` memory to their chats.
+        #[arg(long, value_parser = parse_team)]
+        team: Option<TeamId>,
     },
     /// List invites.
     List {
@@ -236,8 +242,8 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Ingest { seed, out, base_url } => data_cmds::ingest(&seed, &out, &base_url),
         Command::ExportStatic { dir } => data_cmds::export_static(&dir),
         Command::EdgarExtract { from, out } => data_cmds::edgar_extract(&from, &out),
-        Command::EdgarFetch(args) => companies::fetch::run_command(args),
-        Command::Signals { command } => companies::extract::signals::run_command(command),
+        Command::EdgarFetch(args) => data_cmds::edgar_fetch(args),
+        Command::Signals { command } => data_cmds::signals(command),
         Command::Backup(args) => backup::backup(args),
         Command::Restore(args) => backup::restore(args),
         Command::Completions(args) => docs::completions(args),

@@ -139,8 +139,8 @@ pub(super) fn number<T: std::str::FromStr>(
 fn schedules_from_env(get: &impl Fn(&str) -> Option<String>) -> Option<Schedules> {
     let (m, u, c) =
         (get("GTMS_SCHEDULE_METRICS_ROLLUP"), get("GTMS_SCHEDULE_USAGE_ROLLUP"), get("GTMS_SCHEDULE_CLEANUP"));
-    let mc = get("GTMS_SCHEDULE_MEMORY_COMPRESSION");
-    if m.is_none() && u.is_none() && c.is_none() && mc.is_none() {
+    let (mc, rl) = (get("GTMS_SCHEDULE_MEMORY_COMPRESSION"), get("GTMS_SCHEDULE_RATE_LIMIT_SAVE"));
+    if m.is_none() && u.is_none() && c.is_none() && mc.is_none() && rl.is_none() {
         return None;
     }
     let d = Schedules::default();
@@ -149,6 +149,7 @@ fn schedules_from_env(get: &impl Fn(&str) -> Option<String>) -> Option<Schedules
         usage_rollup: u.unwrap_or(d.usage_rollup),
         cleanup: c.unwrap_or(d.cleanup),
         memory_compression: mc.unwrap_or(d.memory_compression),
+        rate_limit_save: rl.unwrap_or(d.rate_limit_save),
     })
 }
 

@@ -161,6 +161,21 @@ pub struct Schedules {
     pub usage_rollup: String,
     pub cleanup: String,
     pub memory_compression: String,
+    /// Saving the rate-limit windows to the data file (also done at shutdown).
+    pub rate_limit_save: String,
+}
+
+impl Schedules {
+    /// Each schedule with its setting name.
+    pub fn named(&self) -> [(&'static str, &String); 5] {
+        [
+            ("metrics_rollup", &self.metrics_rollup),
+            ("usage_rollup", &self.usage_rollup),
+            ("cleanup", &self.cleanup),
+            ("memory_compression", &self.memory_compression),
+            ("rate_limit_save", &self.rate_limit_save),
+        ]
+    }
 }
 
 impl Default for Schedules {
@@ -170,6 +185,7 @@ impl Default for Schedules {
             usage_rollup: "0 0 * * * *".into(),
             cleanup: "0 30 3 * * *".into(),
             memory_compression: "0 15 * * * *".into(),
+            rate_limit_save: "30 * * * * *".into(),
         }
     }
 }

@@ -4,97 +4,15 @@
 use super::*;
 
 impl Layer {
-    /// Turns the merged layers into a checked `Config`.
+    /// Turns the merged layers into a checked `Config`, one setting group at a time.
     pub fn validate(self) -> Result<Config, ConfigError> {
         let (connections, failed_auth, argon2_concurrency) = self.hardening()?;
-        let listen = self.listen.as_deref().unwrap_or("127.0.0.1:3000");
-        let listen: SocketAddr = listen.parse().map_err(|_| {
-            invalid("listen address", format!("{listen:?} is not IP:PORT (for example 127.0.0.1:3000)"))
-        })?;
-        let data = self.data.unwrap_or_else(|| PathBuf::from("gtms.redb"));
-        let mode = match self.mode.as_deref().unwrap_or("demo") {
-            "demo" => Mode::Demo,
-            "temporal" => Mode::Temporal,
-            other => {
-                return Err(invalid("mode", format!("{other:?} is not demo or temporal")));
-            }
-        };
-        let log_format = match self.log_format.as_deref().unwrap_or("human") {
-            "human" => LogFormat::Human,
-            "json" => LogFormat::Json,
-            other => {
-                return Err(invalid("log format", format!("{other:?} is not human or json")));
-            }
-        };
-        let tls = match (self.tls_cert, self.tls_key) {
-            (None, None) => None,
-            (Some(cert), Some(key)) => Some(TlsFiles { cert, key }),
-            _ => {
-                return Err(invalid("TLS settings", "tls_cert and tls_key must be given together"));
-            }
-        };
-        if let Some(secret) = &self.jwt_secret
-            && secret.expose().len() < 32
-        {
-            return Err(invalid("jwt_secret", "must be at least 32 characters"));
-        }
-        let default_cost = HashCost::default();
-        let hash_cost = HashCost {
-            memory_kib: self.argon2_memory_kib.unwrap_or(default_cost.memory_kib),
-            iterations: self.argon2_iterations.unwrap_or(default_cost.iterations),
-        };
-        if hash_cost.memory_kib < 8 || hash_cost.iterations < 1 {
-            return Err(invalid(
-                "argon2 cost",
-                "argon2_memory_kib must be at least 8 and argon2_iterations at least 1",
-            ));
-        }
-        let enrich_rate_limit = self.enrich_rate_limit.unwrap_or(600);
-        if enrich_rate_limit == 0 {
-            return Err(invalid("enrich_rate_limit", "must be at least 1 request per minute"));
-        }
-        let rate_limits = RateLimits {
-            auth: self.auth_rate_limit.unwrap_or(10),
-            api: self.api_rate_limit.unwrap_or(300),
-            window_secs: self.rate_limit_window_secs.unwrap_or(15 * 60),
-        };
-        if rate_limits.auth == 0 || rate_limits.api == 0 || rate_limits.window_secs == 0 {
-            return Err(invalid("rate limits", "limits and the window must be at least 1"));
-        }
-        let trusted_proxies = self
-            .trusted_proxies
-            .unwrap_or_default()
-            .iter()
-            .map(|p| p.parse().map_err(|_| invalid("trusted_proxies", format!("{p:?} is not an IP address"))))
-            .collect::<Result<Vec<_>, _>>()?;
-        let mcp = McpSettings {
-            allowed_hosts: self.mcp_allowed_hosts.unwrap_or_default(),
-            allowed_origins: self.mcp_allowed_origins.unwrap_or_default(),
-            rate_limit: self.mcp_rate_limit.unwrap_or(600),
-        };
-        if mcp.rate_limit == 0 {
-            return Err(invalid("mcp_rate_limit", "must be at least 1 tool call per minute"));
-        }
-        if let Some(bad) = mcp.allowed_origins.iter().find(|o| !o.contains("://") && o.as_str() != "null") {
-            return Err(invalid(
-                "mcp_allowed_origins",
-                format!("{bad:?} needs a scheme, e.g. https://app.example.com:443"),
-            ));
-        }
-        let schedules = self.schedules.unwrap_or_default();
-        for (name, expr) in [
-            ("metrics_rollup", &schedules.metrics_rollup),
-            ("usage_rollup", &schedules.usage_rollup),
-            ("cleanup", &schedules.cleanup),
-            ("memory_compression", &schedules.memory_compression),
-        ] {
-            if parse_cron(expr).is_none() {
-                return Err(invalid(
-                    "schedule",
-                    format!("{name} = {expr:?} is not a 6-field cron expression (seconds first)"),
-                ));
-            }
-        }
+        let server = self.server()?;
+        let hash_cost = self.credentials()?;
+        let (enrich_rate_limit, rate_limits) = self.rate_limits()?;
+        let trusted_proxies = self.trusted_proxies()?;
+        let mcp = self.mcp()?;
+        let schedules = self.schedules()?;
         let backup = backup_settings(self.backup_dir, self.backup_schedule, self.backup_keep)?;
         let llm = self.llm.unwrap_or_default().validate()?;
         let workflows = self.workflows.unwrap_or_default().validate()?;
@@ -113,16 +31,127 @@ impl Layer {
             voice_publishable_key: self.voice_publishable_key,
             hash_cost,
             enrich_rate_limit,
-            listen,
-            data,
-            mode,
-            log_format,
+            listen: server.listen,
+            data: self.data.unwrap_or_else(|| PathBuf::from("gtms.redb")),
+            mode: server.mode,
+            log_format: server.log_format,
             log_level: self.log_level.unwrap_or_else(|| "info".to_owned()),
-            tls,
+            tls: server.tls,
             secure_cookies: self.secure_cookies.unwrap_or(false),
             jwt_secret: self.jwt_secret,
         })
     }
+
+    /// Where and how the server listens and logs.
+    fn server(&self) -> Result<ServerSettings, ConfigError> {
+        let listen = self.listen.as_deref().unwrap_or("127.0.0.1:3000");
+        let listen: SocketAddr = listen.parse().map_err(|_| {
+            invalid("listen address", format!("{listen:?} is not IP:PORT (for example 127.0.0.1:3000)"))
+        })?;
+        let mode = match self.mode.as_deref().unwrap_or("demo") {
+            "demo" => Mode::Demo,
+            "temporal" => Mode::Temporal,
+            other => return Err(invalid("mode", format!("{other:?} is not demo or temporal"))),
+        };
+        let log_format = match self.log_format.as_deref().unwrap_or("human") {
+            "human" => LogFormat::Human,
+            "json" => LogFormat::Json,
+            other => return Err(invalid("log format", format!("{other:?} is not human or json"))),
+        };
+        let tls = match (&self.tls_cert, &self.tls_key) {
+            (None, None) => None,
+            (Some(cert), Some(key)) => Some(TlsFiles { cert: cert.clone(), key: key.clone() }),
+            _ => return Err(invalid("TLS settings", "tls_cert and tls_key must be given together")),
+        };
+        Ok(ServerSettings { listen, mode, log_format, tls })
+    }
+
+    /// The JWT secret's length and the argon2 cost.
+    fn credentials(&self) -> Result<HashCost, ConfigError> {
+        if let Some(secret) = &self.jwt_secret
+            && secret.expose().len() < 32
+        {
+            return Err(invalid("jwt_secret", "must be at least 32 characters"));
+        }
+        let default_cost = HashCost::default();
+        let hash_cost = HashCost {
+            memory_kib: self.argon2_memory_kib.unwrap_or(default_cost.memory_kib),
+            iterations: self.argon2_iterations.unwrap_or(default_cost.iterations),
+        };
+        if hash_cost.memory_kib < 8 || hash_cost.iterations < 1 {
+            return Err(invalid(
+                "argon2 cost",
+                "argon2_memory_kib must be at least 8 and argon2_iterations at least 1",
+            ));
+        }
+        Ok(hash_cost)
+    }
+
+    /// The enrich per-key limit and the workspace's fixed windows.
+    fn rate_limits(&self) -> Result<(u64, RateLimits), ConfigError> {
+        let enrich_rate_limit = self.enrich_rate_limit.unwrap_or(600);
+        if enrich_rate_limit == 0 {
+            return Err(invalid("enrich_rate_limit", "must be at least 1 request per minute"));
+        }
+        let rate_limits = RateLimits {
+            auth: self.auth_rate_limit.unwrap_or(10),
+            api: self.api_rate_limit.unwrap_or(300),
+            window_secs: self.rate_limit_window_secs.unwrap_or(15 * 60),
+        };
+        if rate_limits.auth == 0 || rate_limits.api == 0 || rate_limits.window_secs == 0 {
+            return Err(invalid("rate limits", "limits and the window must be at least 1"));
+        }
+        Ok((enrich_rate_limit, rate_limits))
+    }
+
+    fn trusted_proxies(&self) -> Result<Vec<std::net::IpAddr>, ConfigError> {
+        let proxies = self.trusted_proxies.as_deref().unwrap_or_default();
+        proxies
+            .iter()
+            .map(|p| p.parse().map_err(|_| invalid("trusted_proxies", format!("{p:?} is not an IP address"))))
+            .collect()
+    }
+
+    /// The `/mcp` hosts, origins and tool-call limit.
+    fn mcp(&self) -> Result<McpSettings, ConfigError> {
+        let mcp = McpSettings {
+            allowed_hosts: self.mcp_allowed_hosts.clone().unwrap_or_default(),
+            allowed_origins: self.mcp_allowed_origins.clone().unwrap_or_default(),
+            rate_limit: self.mcp_rate_limit.unwrap_or(600),
+        };
+        if mcp.rate_limit == 0 {
+            return Err(invalid("mcp_rate_limit", "must be at least 1 tool call per minute"));
+        }
+        if let Some(bad) = mcp.allowed_origins.iter().find(|o| !o.contains("://") && o.as_str() != "null") {
+            return Err(invalid(
+                "mcp_allowed_origins",
+                format!("{bad:?} needs a scheme, e.g. https://app.example.com:443"),
+            ));
+        }
+        Ok(mcp)
+    }
+
+    /// Every job schedule is a 6-field cron expression.
+    fn schedules(&self) -> Result<Schedules, ConfigError> {
+        let schedules = self.schedules.clone().unwrap_or_default();
+        for (name, expr) in schedules.named() {
+            if parse_cron(expr).is_none() {
+                return Err(invalid(
+                    "schedule",
+                    format!("{name} = {expr:?} is not a 6-field cron expression (seconds first)"),
+                ));
+            }
+        }
+        Ok(schedules)
+    }
+}
+
+/// The server group of settings, checked.
+struct ServerSettings {
+    listen: SocketAddr,
+    mode: Mode,
+    log_format: LogFormat,
+    tls: Option<TlsFiles>,
 }
 
 impl Layer {

@@ -1,5 +1,5 @@
 //! Memory addresses, parsed once at the edge: `MemoryScope` (`org`, `team:<id>`,
-//! `worker:<id>`) and `MemoryKey`. Inside, a scope or key is always valid, and both are safe
+//! `worker:<id>`), `MemoryKey`, and `TeamId` (a user's team, named on the invite). Inside, a scope or key is always valid, and both are safe
 //! as one URL path segment and as part of a store key (neither holds `/`).
 
 use std::fmt;
@@ -11,6 +11,47 @@ pub enum MemoryAddressError {
     Scope(String),
     #[error("invalid key {0:?}: 1-128 characters of letters, digits, '.', '_', '-' and ':'")]
     Key(String),
+    #[error("invalid team {0:?}: 1-64 of a-z, 0-9, - and _")]
+    Team(String),
+}
+
+/// A team id, as in the `team:<id>` memory scope (1-64 of a-z, 0-9, `-`, `_`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct TeamId(String);
+
+impl TeamId {
+    pub fn parse(input: &str) -> Result<Self, MemoryAddressError> {
+        if valid_id(input) { Ok(Self(input.to_owned())) } else { Err(MemoryAddressError::Team(input.to_owned())) }
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// The team's memory scope, `team:<id>`.
+    pub fn scope(&self) -> MemoryScope {
+        MemoryScope::Team(self.0.clone())
+    }
+}
+
+impl TryFrom<String> for TeamId {
+    type Error = MemoryAddressError;
+    fn try_from(s: String) -> Result<Self, Self::Error> {
+        Self::parse(&s)
+    }
+}
+
+impl From<TeamId> for String {
+    fn from(t: TeamId) -> Self {
+        t.0
+    }
+}
+
+impl fmt::Display for TeamId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
 }
 
 /// Where a memory entry lives: the whole organisation, one team, or one worker.
@@ -95,6 +136,18 @@ mod tests {
             assert!(MemoryScope::parse(bad).is_err(), "{bad}");
         }
         assert_eq!(MemoryScope::Team("ops".into()).to_string(), "team:ops");
+    }
+
+    #[test]
+    fn team_ids_follow_the_scope_id_rules() {
+        let sales = TeamId::parse("sales-emea_2").map(|t| t.scope().to_string());
+        assert_eq!(sales, Ok("team:sales-emea_2".to_owned()));
+        for bad in ["", "Sales", "a b", "a:b", "a/b", "ä", &"t".repeat(65)] {
+            assert_eq!(TeamId::parse(bad), Err(MemoryAddressError::Team(bad.to_owned())), "{bad}");
+        }
+        let json = serde_json::to_string(&TeamId::parse("ops").ok()).unwrap_or_default();
+        assert_eq!(json, "\"ops\"");
+        assert!(serde_json::from_str::<TeamId>("\"Bad\"").is_err(), "deserialising parses too");
     }
 
     #[test]

@@ -16,7 +16,7 @@ mod workflow;
 
 pub use deal::{ChampionStatus, DealType, Stage};
 pub use domain_name::{DomainError, DomainName};
-pub use memory::{MemoryAddressError, MemoryKey, MemoryScope};
+pub use memory::{MemoryAddressError, MemoryKey, MemoryScope, TeamId};
 pub use receipt::{Claim, Receipt, ReceiptError};
 pub use role::Role;
 pub use signal::SignalKind;

@@ -17,7 +17,9 @@ use serde::Serialize;
 use tokio::sync::broadcast;
 use tokio_cron_scheduler::{Job, JobScheduler, JobSchedulerError};
 
-pub use specs::{all, cleanup, memory_compression, metrics_rollup, scheduled_backup, standard, usage_rollup};
+pub use specs::{
+    all, cleanup, memory_compression, metrics_rollup, rate_limit_save, scheduled_backup, standard, usage_rollup,
+};
 
 use crate::config::parse_cron;
 use crate::domain::rfc3339_ms;

@@ -17,6 +17,7 @@ pub const METRICS_ROLLUP: &str = "metrics-rollup";
 pub const USAGE_ROLLUP: &str = "usage-rollup";
 pub const CLEANUP: &str = "cleanup";
 pub const MEMORY_COMPRESSION: &str = "memory-compression";
+pub const RATE_LIMIT_SAVE: &str = "rate-limit-save";
 /// The worker whose roster runs memory compression (`seed/workers.json`).
 const COMPRESSION_WORKER: &str = "revenue-analyst";
 
@@ -40,6 +41,7 @@ pub fn standard(state: &AppState) -> Vec<JobSpec> {
     ]
     .into_iter()
     .chain(state.workflows().ok().map(|w| memory_compression(&schedules.memory_compression, w.clone())))
+    .chain([rate_limit_save(&schedules.rate_limit_save, state.limiters(), Arc::clone(state.clock()), store.clone())])
     .collect()
 }
 
@@ -76,7 +78,9 @@ pub fn cleanup(schedule: &str, limiters: Vec<NamedLimiter>, clock: Arc<dyn Clock
         async move {
             let windows: usize = limiters.iter().map(|l| l.limiter.purge_expired(now)).sum();
             let mut runs = 0;
-            for job in [METRICS_ROLLUP, USAGE_ROLLUP, CLEANUP, MEMORY_COMPRESSION, backup::schedule::JOB] {
+            for job in
+                [METRICS_ROLLUP, USAGE_ROLLUP, CLEANUP, MEMORY_COMPRESSION, RATE_LIMIT_SAVE, backup::schedule::JOB]
+            {
                 runs += store.prune_job_runs(job).await?;
             }
             Ok(format!("{windows} expired rate-limit windows, {runs} old job runs (kept {})", store::JOB_RUNS_KEPT))
@@ -101,6 +105,17 @@ pub fn memory_compression(schedule: &str, workflows: Workflows) -> JobSpec {
                     Err(format!("workflow {id} ended {}: {}", status.as_str(), ended.error.unwrap_or_default()).into())
                 }
             }
+        }
+    })
+}
+
+/// Writes the current rate-limit windows to the data file, so a restart keeps them.
+pub fn rate_limit_save(schedule: &str, limiters: Vec<NamedLimiter>, clock: Arc<dyn Clock>, store: Store) -> JobSpec {
+    JobSpec::new(RATE_LIMIT_SAVE, schedule, move || {
+        let (limiters, store, now) = (limiters.clone(), store.clone(), clock.now());
+        async move {
+            let saved = crate::limits::persist::save(&store, &limiters, now).await?;
+            Ok(format!("{saved} rate-limit counters saved"))
         }
     })
 }

@@ -16,7 +16,7 @@ use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 use super::context::{CallContext, Caller, ToolContext};
 use super::error::ToolError;
 use super::registry::Registry;
-use crate::limits::{FixedWindow, unix_now};
+use crate::limits::FixedWindow;
 use crate::state::AppState;
 
 /// The protocol revisions served: 2025-06-18 and newer ones that keep the `initialize` handshake.
@@ -64,7 +64,7 @@ impl GtmsMcp {
                 None,
             ));
         };
-        let now = unix_now();
+        let now = self.shared.state.clock().now();
         let decision = self.shared.limiter.check(&cc.caller.id(), now);
         if !decision.allowed {
             let limited = ToolError::RateLimited { limit: decision.limit, retry_after: decision.retry_after(now) };

@@ -3,13 +3,14 @@
 //! each migration sits beside the type it migrates (e.g. `DealRecord` in `workspace.rs`).
 //!
 //! Versions: 1 — the first; 2 — deal stages lost `discovery` (such deals become
-//! `qualification`) and invite roles became the `Role` enum.
+//! `qualification`) and invite roles became the `Role` enum; 3 — invites name the user's team
+//! (`Option<TeamId>`, None for older invites).
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 /// The version written with every record today.
-pub const SCHEMA_VERSION: u8 = 2;
+pub const SCHEMA_VERSION: u8 = 3;
 
 #[derive(Debug, thiserror::Error)]
 pub enum CodecError {

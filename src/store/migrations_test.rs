@@ -115,3 +115,73 @@ async fn a_version_1_file_with_discovery_deals_opens_and_they_become_qualificati
     assert!(matches!(changed, Some(Ok(_))));
     assert_eq!(store.deal("deal-001").await.expect("read").map(|d| d.stage), Some(Stage::Qualification));
 }
+
+/// Version 2 of an invite: the role as the enum, no team.
+#[derive(Serialize)]
+struct InviteV2 {
+    id: &'static str,
+    role: Role,
+    name: &'static str,
+    hash: &'static str,
+    created_at: i64,
+    revoked_at: Option<i64>,
+    token_version: u32,
+}
+
+/// Version 2 of a deal is today's layout (six stages); it must not be read as version 1.
+fn v2<T: Serialize>(value: &T) -> Vec<u8> {
+    let mut out = vec![2u8];
+    out.extend(bincode::serde::encode_to_vec(value, bincode::config::standard()).expect("encode"));
+    out
+}
+
+#[tokio::test]
+async fn a_version_2_file_opens_with_teamless_invites_and_its_deals_unchanged() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("v2.redb");
+    let deal = crate::store::DealRecord {
+        id: "deal-007".into(),
+        account_name: "Apple Inc.".into(),
+        company_slug: None,
+        value: 5,
+        stage: Stage::Proposal,
+        deal_type: DealType::NewBusiness,
+        rep: "r".into(),
+        champion: "c".into(),
+        champion_status: ChampionStatus::Unknown,
+        close_date: "2027-01-01".into(),
+        probability: 10,
+        next_step: "n".into(),
+        history: vec![],
+    };
+    {
+        let db = Database::create(&path).expect("create");
+        let txn = db.begin_write().expect("write");
+        {
+            txn.open_table(DEALS).expect("deals").insert("deal-007", v2(&deal).as_slice()).expect("insert");
+            let invite = InviteV2 {
+                id: "ba9876543210",
+                role: Role::Admin,
+                name: "Ada",
+                hash: "$argon2id$…",
+                created_at: 2,
+                revoked_at: Some(3),
+                token_version: 1,
+            };
+            txn.open_table(INVITES).expect("invites").insert(invite.id, v2(&invite).as_slice()).expect("insert");
+        }
+        txn.commit().expect("commit");
+    }
+
+    let store = Store::open(&path).expect("a version-2 file opens");
+    let invites = store.invites().await.expect("invites decode");
+    let got: Vec<_> =
+        invites.iter().map(|i| (i.role, i.name.as_str(), i.revoked_at, i.token_version, &i.team)).collect();
+    assert_eq!(got, [(Role::Admin, "Ada", Some(3), 1, &None)]);
+    assert_eq!(store.deal("deal-007").await.expect("read"), Some(deal.clone()), "a v2 proposal stays a proposal");
+
+    let mut with_team = invites[0].clone();
+    with_team.team = Some(crate::domain::TeamId::parse("sales").expect("team"));
+    store.insert_invite(with_team.clone()).await.expect("write v3");
+    assert_eq!(store.invites().await.expect("read"), [with_team], "a v3 invite keeps its team");
+}

@@ -14,6 +14,7 @@ mod memory;
 mod meta;
 #[cfg(test)]
 mod migrations_test;
+mod rate_windows;
 mod records;
 mod rollups;
 mod tables;
@@ -31,6 +32,7 @@ pub use codec::{CodecError, SCHEMA_VERSION};
 pub use invites::InviteRecord;
 pub use memory::{CompressionRecord, FoldPlan, MemoryOutcome, MemoryRecord, MemoryWrite, VersionState};
 pub use meta::BootRecord;
+pub use rate_windows::{RateWindowCount, RateWindowsRecord};
 pub use rollups::{JOB_RUNS_KEPT, JobRun, Rollup};
 pub use workflows::{ApprovalRecord, OutboxRecord, StepRecord, Wait, WorkflowOutcome, WorkflowRecord, WorkflowWrite};
 pub use workspace::{

@@ -51,6 +51,8 @@ pub const BRAIN_ARCHIVE: TableDefinition<&str, &[u8]> = TableDefinition::new("br
 /// The model-call ledger: `"<unix ms:013>/<uuid>"` -> `ModelCall`.
 pub const MODEL_CALLS: TableDefinition<&str, &[u8]> = TableDefinition::new("model_calls");
 
+/// Saved rate-limit counters by limiter name (`RateWindowsRecord`).
+pub const RATE_WINDOWS: TableDefinition<&str, &[u8]> = TableDefinition::new("rate_windows");
 /// Workflows of the demo engine by id (`WorkflowRecord`).
 pub const WORKFLOWS: TableDefinition<&str, &[u8]> = TableDefinition::new("workflows");
 /// Team-chat notifications by id (`OutboxRecord`).
@@ -68,7 +70,7 @@ pub fn create_all(txn: &WriteTransaction) -> Result<(), StoreError> {
     for table in [MEMORY, MEMORY_VERSIONS, MEMORY_ARCHIVE, MEMORY_COMPRESSIONS, BRAIN_THREADS, BRAIN_MESSAGES] {
         txn.open_table(table)?;
     }
-    for table in [BRAIN_ARCHIVE, MODEL_CALLS, WORKFLOWS, OUTBOX] {
+    for table in [BRAIN_ARCHIVE, MODEL_CALLS, RATE_WINDOWS, WORKFLOWS, OUTBOX] {
         txn.open_table(table)?;
     }
     Ok(())

@@ -151,7 +151,11 @@ impl From<StageV1> for Stage {
 }
 
 impl Record for DealRecord {
-    fn upgrade(_version: u8, body: &[u8]) -> Result<Self, CodecError> {
+    /// Version 1 had the seven-stage enum; the layout has not changed since version 2.
+    fn upgrade(version: u8, body: &[u8]) -> Result<Self, CodecError> {
+        if version >= 2 {
+            return decode_body(body);
+        }
         let d: DealRecordV1 = decode_body(body)?;
         Ok(DealRecord {
             id: d.id,

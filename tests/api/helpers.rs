@@ -40,7 +40,7 @@ impl TestApp {
 
     /// Creates an invite in-process (as `gtms invites create` would) and returns its code and id.
     pub async fn invite(&self, role: gtms::domain::Role) -> (String, String) {
-        let (code, summary) = self.state().sessions().create_invite(role, "tester", 0).await.expect("invite");
+        let (code, summary) = self.state().sessions().create_invite(role, "tester", None, 0).await.expect("invite");
         (code, summary.id)
     }
 
@@ -87,7 +87,29 @@ pub async fn spawn_app_with(adjust: impl FnOnce(&mut Layer)) -> TestApp {
 
 /// As `spawn_app_with`, with the clock every limiter reads.
 pub async fn spawn_app_with_clock(clock: Arc<gtms::limits::ManualClock>, adjust: impl FnOnce(&mut Layer)) -> TestApp {
-    let dir = tempfile::tempdir().expect("temp dir");
+    start_in_with_clock(tempfile::tempdir().expect("temp dir"), clock, adjust).await
+}
+
+impl TestApp {
+    /// Stops the app gracefully and starts it again on the same data file, reading `clock`.
+    pub async fn restart_with_clock(
+        mut self,
+        clock: Arc<gtms::limits::ManualClock>,
+        adjust: impl FnOnce(&mut Layer),
+    ) -> TestApp {
+        if let Some(app) = self.app.take() {
+            app.stop().await.expect("clean stop");
+        }
+        let dir = std::mem::replace(&mut self._dir, tempfile::tempdir().expect("dir"));
+        start_in_with_clock(dir, clock, adjust).await
+    }
+}
+
+async fn start_in_with_clock(
+    dir: TempDir,
+    clock: Arc<gtms::limits::ManualClock>,
+    adjust: impl FnOnce(&mut Layer),
+) -> TestApp {
     let mut layer =
         Layer { listen: Some("127.0.0.1:0".into()), data: Some(dir.path().join("gtms.redb")), ..Layer::default() };
     adjust(&mut layer);

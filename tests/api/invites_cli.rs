@@ -71,3 +71,64 @@ async fn invites_work_offline_and_online_and_revoking_ends_sessions() {
         assert!(!log.contains(secret.as_str()), "a secret reached the log");
     }
 }
+
+async fn chat(base: &str, token: &str, message: &str) -> String {
+    let res = reqwest::Client::new()
+        .post(format!("{base}/api/brain/chat"))
+        .header("authorization", format!("Bearer {token}"))
+        .json(&serde_json::json!({ "message": message }))
+        .send()
+        .await
+        .expect("chat");
+    assert_eq!(res.status(), 200);
+    let body: serde_json::Value = res.json().await.expect("json");
+    body["response"].as_str().unwrap_or_default().to_owned()
+}
+
+#[tokio::test]
+async fn a_team_invite_brings_its_team_memory_into_that_users_chats_only() {
+    let dir = tempfile::tempdir().expect("dir");
+    let data = dir.path().join("gtms.redb");
+    for bad in ["Sales", "a b", "team:sales", ""] {
+        let (code, _, err) = invites(&data, &["create", "--role", "viewer", "--name", "x", "--team", bad]);
+        assert_eq!(code, 2, "--team {bad:?} is refused: {err}");
+    }
+    let server = Binary::serve(&data, &[]);
+    let create = |role: &'static str, extra: &'static [&'static str]| {
+        let mut args = vec!["create", "--role", role, "--name", "someone"];
+        args.extend_from_slice(extra);
+        let (code, out, err) = invites(&data, &args);
+        assert_eq!(code, 0, "{err}");
+        out.split_whitespace().next().expect("code").to_owned()
+    };
+    let seller = create("viewer", &["--team", "sales"]);
+    let outsider = create("viewer", &[]);
+    let admin = create("admin", &[]);
+    let (_, out, _) = invites(&data, &["list", "--json"]);
+    let list: Vec<serde_json::Value> = serde_json::from_str(&out).expect("json");
+    let on_team: Vec<&str> = list.iter().filter_map(|i| i["team"].as_str()).collect();
+    assert_eq!((on_team, list.len()), (vec!["sales"], 4), "one team invite beside the demo admin and two others");
+    let (_, table, _) = invites(&data, &["list"]);
+    assert!(table.contains("TEAM") && table.contains("sales"), "{table}");
+
+    let (_, admin_token) = login(&server.base, &admin).await;
+    let entry = serde_json::json!({ "scope": "team:sales", "key": "x", "value": "The sales playbook opens with ROI" });
+    let res = reqwest::Client::new()
+        .post(format!("{}/api/memory", server.base))
+        .header("authorization", format!("Bearer {admin_token}"))
+        .json(&entry)
+        .send()
+        .await
+        .expect("write");
+    assert_eq!(res.status(), 201);
+
+    let question = "What does the sales playbook open with?";
+    let (_, seller_token) = login(&server.base, &seller).await;
+    let answer = chat(&server.base, &seller_token, question).await;
+    assert!(answer.contains("[team:sales/x@1]"), "the team's user sees team memory: {answer}");
+    let (_, outsider_token) = login(&server.base, &outsider).await;
+    let answer = chat(&server.base, &outsider_token, question).await;
+    assert!(!answer.contains("team:sales"), "a user without that team does not: {answer}");
+    let (code, _) = server.terminate();
+    assert_eq!(code, Some(0));
+}

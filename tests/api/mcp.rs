@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use gtms::domain::Role;
 use serde_json::{Value, json};
 
-use crate::helpers::{Binary, gtms, spawn_app, spawn_app_with};
+use crate::helpers::{Binary, gtms, spawn_app, spawn_app_with, spawn_app_with_clock};
 
 fn tests_mcp_dir() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp")
@@ -135,6 +135,23 @@ async fn tool_calls_over_the_per_credential_limit_are_is_error_results() {
     let other = RawSession::open(&app.base, &app.api_key("acme").await.0).await;
     let fresh = other.call(1, "company_get", json!({"slug": "apple"})).await;
     assert_eq!(fresh["result"]["isError"], false, "another credential has its own budget");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn the_tool_call_limit_reads_the_injected_clock() {
+    let clock = std::sync::Arc::new(gtms::limits::ManualClock::at(6_000_000 + 10));
+    let app = spawn_app_with_clock(clock.clone(), |l| l.mcp_rate_limit = Some(1)).await;
+    let (key, _) = app.api_key("acme").await;
+    let session = RawSession::open(&app.base, &key).await;
+    assert_eq!(session.call(1, "company_get", json!({"slug": "apple"})).await["result"]["isError"], false);
+    let limited = session.call(2, "company_get", json!({"slug": "apple"})).await;
+    let text = limited["result"]["content"][0]["text"].as_str().unwrap_or_default().to_owned();
+    assert!(text.contains("retry in 50 seconds"), "the window of the manual clock ends in 50 s: {text}");
+
+    clock.advance(50);
+    let next_window = session.call(3, "company_get", json!({"slug": "apple"})).await;
+    assert_eq!(next_window["result"]["isError"], false, "a new window on the manual clock: {next_window}");
     app.stop().await;
 }
 

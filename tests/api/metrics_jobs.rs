@@ -100,7 +100,7 @@ async fn tasks_status_lists_every_job_with_schedule_last_and_next_run() {
     let status = get_json(&app, "/api/tasks/status", &token).await;
     let jobs = status["jobs"].as_array().expect("jobs");
     let names: Vec<&str> = jobs.iter().map(|j| j["name"].as_str().unwrap_or("")).collect();
-    assert_eq!(names, ["metrics-rollup", "usage-rollup", "cleanup", "memory-compression"]);
+    assert_eq!(names, ["metrics-rollup", "usage-rollup", "cleanup", "memory-compression", "rate-limit-save"]);
     for j in jobs {
         assert_eq!(j["schedule"].as_str().map(|s| s.split_whitespace().count()), Some(6), "{j}");
         assert!(j["nextRun"].as_str().is_some_and(|t| t.ends_with('Z')), "{j}");

@@ -8,7 +8,7 @@ use gtms::domain::Role;
 use gtms::limits::ManualClock;
 
 use crate::envelope::assert_envelope;
-use crate::helpers::{TestApp, spawn_app, spawn_app_with, spawn_app_with_clock};
+use crate::helpers::{Binary, TestApp, spawn_app, spawn_app_with, spawn_app_with_clock};
 
 async fn bad_login(app: &TestApp) -> reqwest::Response {
     let body = serde_json::json!({ "inviteCode": "wrong" });
@@ -127,4 +127,87 @@ async fn a_trusted_proxy_forwards_the_client_ip() {
     assert_eq!(from("203.0.113.1").await.expect("send").status(), 429);
     assert_eq!(from("203.0.113.2").await.expect("send").status(), 401, "another client behind the proxy");
     app.stop().await;
+}
+
+#[tokio::test]
+async fn the_cleanup_job_drops_windows_that_ended_on_the_injected_clock() {
+    let clock = Arc::new(ManualClock::at(1_799_999_990));
+    let app = spawn_app_with_clock(clock.clone(), |l| {
+        l.auth_rate_limit = Some(2);
+        l.rate_limit_window_secs = Some(60);
+    })
+    .await;
+    assert_eq!(bad_login(&app).await.status(), 401);
+    let cleanup = gtms::jobs::standard(app.state()).into_iter().find(|j| j.name == "cleanup").expect("cleanup job");
+    let summary = (cleanup.run)().await.expect("cleanup runs");
+    assert!(summary.starts_with("0 expired rate-limit windows"), "the window is current: {summary}");
+
+    clock.advance(10);
+    let summary = (cleanup.run)().await.expect("cleanup runs");
+    assert!(summary.starts_with("1 expired rate-limit windows"), "the clock passed its end: {summary}");
+    assert!(gtms::jobs::run_once(app.state().store(), &cleanup).await.ok, "and the recorded run is clean");
+    app.stop().await;
+}
+
+fn two_per_minute(l: &mut gtms::config::Layer) {
+    l.auth_rate_limit = Some(2);
+    l.rate_limit_window_secs = Some(60);
+}
+
+#[tokio::test]
+async fn saved_windows_are_restored_until_the_clock_passes_their_end() {
+    let clock = Arc::new(ManualClock::at(1_799_999_990));
+    let app = spawn_app_with_clock(clock.clone(), two_per_minute).await;
+    for _ in 0..2 {
+        assert_eq!(bad_login(&app).await.status(), 401);
+    }
+    let save = gtms::jobs::standard(app.state()).into_iter().find(|j| j.name == "rate-limit-save").expect("job");
+    assert!(gtms::jobs::run_once(app.state().store(), &save).await.ok);
+    drop(save); // a job spec holds the store it captured
+    let saved = app.state().store().rate_windows().await.expect("read");
+    let auth = saved.iter().find(|(name, _)| name == "auth").map(|(_, r)| r.clone()).expect("auth saved");
+    assert_eq!((auth.window_secs, auth.counts.len(), auth.counts[0].count), (60, 1, 2), "{auth:?}");
+
+    let app = app.restart_with_clock(clock.clone(), two_per_minute).await;
+    let refused = bad_login(&app).await;
+    assert_eq!(refused.status(), 429, "the window survived the restart");
+    assert_eq!((header(&refused, "x-ratelimit-reset"), header(&refused, "retry-after")), (1_800_000_000, 10));
+
+    clock.set(1_800_000_000);
+    let app = app.restart_with_clock(clock.clone(), two_per_minute).await;
+    let fresh = bad_login(&app).await;
+    assert_eq!(fresh.status(), 401, "a window past its end is not restored");
+    assert_eq!(header(&fresh, "x-ratelimit-remaining"), 1);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn an_exhausted_auth_window_survives_sigterm_and_a_restart_of_the_binary() {
+    let dir = tempfile::tempdir().expect("dir");
+    let data = dir.path().join("gtms.redb");
+    // A window of 10^9 s (it ends in 2033) so the test never straddles a window's end.
+    let env = [("GTMS_AUTH_RATE_LIMIT", "3"), ("GTMS_RATE_LIMIT_WINDOW_SECS", "1000000000")];
+    let client = reqwest::Client::new();
+    let login = |base: String| {
+        let body = serde_json::json!({ "inviteCode": "wrong" });
+        client.post(format!("{base}/auth/login")).json(&body).send()
+    };
+    let first = Binary::serve_with_env(&data, &[], &env);
+    for _ in 0..3 {
+        assert_eq!(login(first.base.clone()).await.expect("login").status(), 401);
+    }
+    let before = login(first.base.clone()).await.expect("login");
+    assert_eq!(before.status(), 429);
+    let (code, log) = first.terminate();
+    assert_eq!(code, Some(0), "{log}");
+
+    let second = Binary::serve_with_env(&data, &[], &env);
+    let after = login(second.base.clone()).await.expect("login");
+    assert_eq!(after.status(), 429, "still limited after the restart: {}", second.log());
+    assert_eq!(header(&after, "x-ratelimit-reset"), header(&before, "x-ratelimit-reset"));
+    let (retry_before, retry_after) = (header(&before, "retry-after"), header(&after, "retry-after"));
+    assert!(retry_after <= retry_before && retry_before - retry_after < 60, "{retry_before} then {retry_after}");
+    let now = chrono::Utc::now().timestamp() as u64;
+    assert!(header(&after, "x-ratelimit-reset").abs_diff(now + retry_after) <= 1, "Retry-After matches the reset");
+    assert!(second.log().contains("rate-limit windows restored"), "{}", second.log());
 }

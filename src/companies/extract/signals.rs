@@ -52,26 +52,6 @@ pub enum ClassifyError {
     BadLine { line: usize, source: serde_json::Error },
 }
 
-/// `gtms signals ...`.
-#[derive(Debug, clap::Subcommand)]
-pub enum SignalsCommand {
-    /// Read JSONL `{text, form, filed, company?}` on stdin; write one JSONL verdict
-    /// `{kind, trigger, score, event_date?}` per line on stdout (`kind: null` = not a signal).
-    Classify,
-}
-
-/// Runs a `gtms signals` command; errors come back as one line for the CLI.
-pub fn run_command(command: SignalsCommand) -> Result<(), String> {
-    match command {
-        SignalsCommand::Classify => {
-            let stdout = std::io::stdout();
-            classify_lines(std::io::stdin().lock(), std::io::BufWriter::new(stdout.lock()))
-                .map(|_| ())
-                .map_err(|e| e.to_string())
-        }
-    }
-}
-
 /// Reads JSONL sentences and writes one JSONL verdict per line, in order. Blank lines are
 /// skipped; a line that is not a sentence object stops with its line number.
 pub fn classify_lines(input: impl BufRead, mut output: impl Write) -> Result<usize, ClassifyError> {

@@ -242,44 +242,6 @@ fn progress(len: usize, show: bool) -> ProgressBar {
     bar
 }
 
-/// `gtms edgar-fetch` arguments.
-#[derive(Debug, clap::Args)]
-pub struct FetchArgs {
-    /// Tickers or CIKs to fetch; none = every tracked company.
-    companies: Vec<String>,
-    /// The corpus directory to fetch into (holds registrants/ and filings/).
-    #[arg(long, default_value = "../shared/data")]
-    out: PathBuf,
-    /// User-Agent with a contact email, as the SEC requires ("Acme Research ops@acme.example").
-    #[arg(long, env = "GTMS_EDGAR_USER_AGENT")]
-    user_agent: String,
-    /// How many of the newest filings of each form (10-K, 10-Q, 8-K, DEF 14A).
-    #[arg(long, default_value_t = 2)]
-    per_form: usize,
-    #[arg(long, default_value = "https://data.sec.gov", hide = true)]
-    data_base: String,
-    #[arg(long, default_value = "https://www.sec.gov", hide = true)]
-    archives_base: String,
-}
-
-/// Runs `gtms edgar-fetch`; errors come back as one line for the CLI.
-pub fn run_command(args: FetchArgs) -> Result<(), String> {
-    let opts = FetchOptions {
-        out: args.out,
-        companies: args.companies,
-        user_agent: args.user_agent,
-        data_base: args.data_base.trim_end_matches('/').to_owned(),
-        archives_base: args.archives_base.trim_end_matches('/').to_owned(),
-        per_form: args.per_form.max(1),
-        min_interval: Duration::from_millis(100),
-        backoff: Duration::from_secs(1),
-        show_progress: true,
-    };
-    let report = run(&opts).map_err(|e| e.to_string())?;
-    println!("{report}");
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,6 +4,8 @@
 //! tests, so a test moves time instead of waiting for it). Counters can be snapshotted and
 //! restored, so windows survive a restart.
 
+pub mod persist;
+
 use std::collections::HashMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
