@@ -481,9 +481,17 @@ async fn notifications_reach_the_webhook_with_retries() {
         assert!(tokio::time::Instant::now() < deadline, "delivered only {got:?}");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    let outbox = app.state().store().outbox().await.expect("outbox");
-    let first = outbox.iter().find(|n| n.event == "approval.requested").expect("queued");
-    assert!(first.delivered_ms.is_some() && first.attempts == 2, "retried once: {first:?}");
+    // The receiver logs a post before the outbox records its delivery: poll for the record.
+    loop {
+        let outbox = app.state().store().outbox().await.expect("outbox");
+        let first = outbox.iter().find(|n| n.event == "approval.requested").cloned().expect("queued");
+        if first.delivered_ms.is_some() {
+            assert_eq!(first.attempts, 2, "retried once: {first:?}");
+            break;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "never recorded as delivered: {first:?}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
     let config = ok(call(&app, &admin, Method::GET, "/api/config", None).await, 200).await;
     assert!(!config.to_string().contains("secret"), "{config}");
     app.stop().await;

@@ -31,14 +31,11 @@ impl Inner {
             if record.status.is_terminal() {
                 return Ok(());
             }
-            let next = match self.blocked(&record) {
-                Some(next) => next,
-                None => {
-                    let command = definitions::next(record.kind, &History::of(&record), &self.settings.sla);
-                    self.execute(record, command).await?
-                }
-            };
-            if matches!(next, Next::Park) {
+            if self.is_blocked(&record) {
+                return Ok(());
+            }
+            let command = definitions::next(record.kind, &History::of(&record), &self.settings.sla);
+            if matches!(self.execute(record, command).await?, Next::Park) {
                 return Ok(());
             }
         }
@@ -46,20 +43,17 @@ impl Inner {
 
     /// Whether the workflow waits for something that has not happened yet; a lapsed gate or a
     /// due retry lets it continue.
-    fn blocked(&self, record: &WorkflowRecord) -> Option<Next> {
+    fn is_blocked(&self, record: &WorkflowRecord) -> bool {
         let now = now_ms();
         if let Some(approval) = record.approval.as_ref().filter(|a| a.is_pending()) {
-            return match approval.deadline_ms {
-                Some(deadline) if deadline <= now => None,
-                _ => Some(Next::Park),
-            };
+            return approval.deadline_ms.is_none_or(|deadline| deadline > now);
         }
         match &record.wait {
             Wait::Retry { at_ms, .. } if *at_ms > now => {
                 self.timers.at(*at_ms, record.id.clone());
-                Some(Next::Park)
+                true
             }
-            _ => None,
+            _ => false,
         }
     }
 
