@@ -138,7 +138,12 @@ mod tests {
     fn every_tool_has_a_valid_schema_and_a_unique_name() {
         let tools = all();
         assert_eq!(tools.len(), 53);
-        assert_eq!(tools.iter().filter(|t| t.toolset == crate::mcp::registry::Toolset::Company).count(), 22);
+        let per_toolset: Vec<usize> = crate::mcp::registry::Toolset::ALL
+            .iter()
+            .map(|set| tools.iter().filter(|t| t.toolset == *set).count())
+            .collect();
+        // company, workers, deals, memory, brain, metrics, coordinator (DESIGN.md, MCP).
+        assert_eq!(per_toolset, [22, 8, 5, 6, 3, 6, 3]);
         let mut names: Vec<&str> = tools.iter().map(|t| t.name).collect();
         names.sort_unstable();
         names.dedup();
