@@ -4,7 +4,7 @@
 //! Map of the crate (arrows point from faces to services to storage and domain):
 //! - faces
 //!   - `cli`       — clap commands; thin, calls services or the admin channel
-//!   - `http`      — warp routes, the JSON body filter, the one error-to-envelope mapping
+//!   - `http`      — warp routes, the JSON body filter, the one error-to-envelope mapping, the live `/status` page
 //!   - `mcp`       — the MCP tool server at `/mcp` (rmcp): tool registry, toolsets, guide page
 //!   - `admin`     — the Unix-socket channel that lets CLI commands reach a running server
 //! - wiring
@@ -22,7 +22,7 @@
 //!   - `memory`    — hierarchical memory: scopes, versions, archive, search, tree, health, compression
 //!   - `brain`     — chat per user, context assembly, model providers (demo, OpenAI-compatible, Anthropic), token ledger
 //!   - `metrics`   — the four metric views and their rollups
-//!   - `workflows` — workers and durable workflows: definitions, activities, the engine trait and the demo engine, approvals, coordinator runs
+//!   - `workflows` — workers and durable workflows: definitions, the type catalog, activities, the engine trait and the demo engine, approvals, coordinator runs
 //!   - `notify`    — team-chat notifications: the durable outbox and the Slack-compatible webhook delivery
 //!   - `voice`     — voice-call analysis behind a trait (the demo provider over seeded transcripts)
 //!   - `jobs`      — the in-process scheduler and its jobs, each with `run_once`

@@ -238,6 +238,11 @@ impl Store {
         .await
     }
 
+    /// The workflow run ledger: the demo history and every workflow the engine has run.
+    pub async fn runs(&self) -> Result<Vec<RunRecord>, StoreError> {
+        self.blocking(|db| read_all(db, RUNS)).await
+    }
+
     /// Every deal, ordered by id.
     pub async fn workers(&self) -> Result<Vec<WorkerRecord>, StoreError> {
         self.all_records(WORKERS).await

@@ -7,6 +7,7 @@
 
 pub mod activities;
 mod announce;
+pub mod catalog;
 pub mod definitions;
 pub mod demo_engine;
 pub mod engine;

@@ -21,6 +21,7 @@ mod memory;
 mod metrics_jobs;
 mod packaging;
 mod rate_limits;
+mod status_page;
 mod tls;
 mod workflows;
 mod workspace_pages;

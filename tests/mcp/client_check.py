@@ -1,6 +1,6 @@
 """Checks gtms's /mcp with the official MCP Python SDK (and plain HTTP for the refusals).
 
-Usage: client_check.py BASE_URL API_KEY WORKSPACE_TOKEN
+Usage: client_check.py BASE_URL API_KEY VIEWER_TOKEN ADMIN_TOKEN
 Run by tests/api/mcp.rs against an app it started. Prints one line per check; exits 1 on
 the first failure with the reason.
 """
@@ -170,7 +170,9 @@ async def toolset_checks(base, token):
         ("/mcp", {"x-mcp-toolsets": "deals,memory"}, len(DEAL_TOOLS) + len(MEMORY_TOOLS)),
         ("/mcp?toolsets=deals,readonly", None, len(DEAL_TOOLS) - 1),
         ("/mcp?toolsets=deals", {"x-mcp-toolsets": "company"}, 22),
-        ("/mcp", None, 22 + len(WORKSPACE_CALLS) + len(OTHER_WORKSPACE_TOOLS)),
+        ("/mcp?toolsets=workers,coordinator", None, len(WORKER_TOOLS) + len(COORDINATOR_TOOLS)),
+        ("/mcp?toolsets=workers,coordinator,readonly", None, len(WORKER_TOOLS) + len(COORDINATOR_TOOLS) - 3),
+        ("/mcp", None, 53),
     ]
     for path, headers, expected in cases:
         http, transport = await session(base, token, path, headers)
@@ -189,11 +191,18 @@ WORKSPACE_CALLS = {
     "metrics_consumption": {}, "metrics_workers": {},
     "memory_tree": {}, "memory_search": {"q": "pricing objections"}, "memory_health": {"worker_id": "sdr"},
     "brain_chat": {"message": "What do we know about Apple?"}, "brain_history": {}, "brain_history_clear": {},
+    "workers_list": {}, "worker_get": {"worker_id": "sdr"}, "workflow_types": {},
+    "workflows_list": {"status": "completed", "limit": 5}, "approvals_list": {}, "coordinator_runs": {"limit": 3},
 }
 DEAL_TOOLS = {"deals_list", "deal_get", "deal_update", "pipeline_summary", "account_brief"}
 MEMORY_TOOLS = {"memory_tree", "memory_get", "memory_write", "memory_search", "memory_health", "memory_compress"}
-# Workspace tools not in WORKSPACE_CALLS: the writes, and memory_get (it needs an entry; checked as admin).
-OTHER_WORKSPACE_TOOLS = {"deal_update", "memory_write", "memory_compress", "memory_get"}
+WORKER_TOOLS = {"workers_list", "worker_get", "worker_start_workflow", "workflow_types", "workflows_list",
+                "workflow_get", "approvals_list", "approval_decide"}
+COORDINATOR_TOOLS = {"coordinator_run", "coordinator_runs", "coordinator_run_get"}
+# Workspace tools not in WORKSPACE_CALLS: the writes, and the look-ups that need something
+# written first (checked as admin in workflow_checks and workspace_checks).
+OTHER_WORKSPACE_TOOLS = {"deal_update", "memory_write", "memory_compress", "memory_get", "worker_start_workflow",
+                         "workflow_get", "approval_decide", "coordinator_run", "coordinator_run_get"}
 
 
 async def workspace_checks(base, viewer, admin):
@@ -211,8 +220,13 @@ async def workspace_checks(base, viewer, admin):
                f"deal_update is a write: {update.annotations}")
             res = await s.call_tool("deal_update", {"id": "deal-001", "changes": {"nextStep": "x"}})
             ok(res.is_error is True and "forbidden" in res.content[0].text, f"viewer deal_update: {res.content}")
-            res = await s.call_tool("memory_write", {"scope": "org", "key": "k", "value": "v"})
-            ok(res.is_error is True and "forbidden" in res.content[0].text, f"viewer memory_write: {res.content}")
+            for name, args in [("memory_write", {"scope": "org", "key": "k", "value": "v"}),
+                               ("worker_start_workflow", ONBOARDING), ("coordinator_run", {"goal": "Grow"}),
+                               ("approval_decide", {"workflow_id": "client-onboarding-000000000000",
+                                                    "decision": "approve"})]:
+                res = await s.call_tool(name, args)
+                ok(res.is_error is True and res.content[0].text.startswith("forbidden:"),
+                   f"viewer {name}: {res.content}")
             res = await s.call_tool("deal_get", {"id": "deal-999"})
             ok(res.is_error is True and "not_found" in res.content[0].text, "unknown deal is isError")
     http, transport = await session(base, admin)
@@ -235,12 +249,115 @@ async def workspace_checks(base, viewer, admin):
     print(f"ok {len(WORKSPACE_CALLS)} workspace tools and deal_update roles")
 
 
+ONBOARDING = {"worker_id": "onboarding-manager", "workflow_type": "client-onboarding",
+              "params": {"accountId": "acct-mcp-1", "accountName": "Home Depot", "tier": "premium"}}
+
+# Bad arguments of the worker and coordinator tools, and the code each must answer with.
+BAD_WORKFLOW_CALLS = [
+    ("worker_start_workflow", dict(ONBOARDING, params={"accountId": "a"}), "bad_request", "accountName"),
+    ("worker_start_workflow", dict(ONBOARDING, worker_id="nobody"), "not_found", "nobody"),
+    ("worker_start_workflow", dict(ONBOARDING, workflow_type="coordinator"), "bad_request", "internal"),
+    ("worker_start_workflow", dict(ONBOARDING, workflow_type="lead-qualification"), "bad_request", "does not run"),
+    ("worker_start_workflow", dict(ONBOARDING, params={"accountId": 1, "accountName": "x"}), "bad_request",
+     "string"),
+    ("worker_start_workflow", {"worker_id": "sdr"}, "bad_request", "workflow_type"),
+    ("worker_get", {"worker_id": "nobody"}, "not_found", "nobody"),
+    ("workflows_list", {"type": "bogus"}, "bad_request", "bogus"),
+    ("workflows_list", {"status": "sleeping"}, "bad_request", "sleeping"),
+    ("workflows_list", {"limit": 0}, "bad_request", "limit"),
+    ("workflow_get", {"workflow_id": "client-onboarding-000000000000"}, "not_found", "no workflow"),
+    ("workflow_get", {}, "bad_request", "workflow_id"),
+    ("approval_decide", {"workflow_id": "client-onboarding-000000000000", "decision": "approve"}, "not_found",
+     "no workflow"),
+    ("approval_decide", {"workflow_id": "x", "decision": "maybe"}, "bad_request", "maybe"),
+    ("coordinator_run", {"goal": "   "}, "bad_request", "goal"),
+    ("coordinator_run", {"goal": "x", "budget": 3}, "bad_request", "budget"),
+    ("coordinator_run_get", {"run_id": "run-000000000000"}, "not_found", "run-000000000000"),
+    ("coordinator_runs", {"limit": 101}, "bad_request", "limit"),
+]
+
+
+async def poll(s, tool, args, done, what):
+    """Calls `tool` until `done(structuredContent)` holds, for at most 30 seconds."""
+    deadline = asyncio.get_running_loop().time() + 30
+    while True:
+        res = await s.call_tool(tool, args)
+        ok(res.is_error is not True, f"{tool}({args}): {res.content}")
+        if done(res.structured_content):
+            return res.structured_content
+        ok(asyncio.get_running_loop().time() < deadline, f"{what} never happened: {res.structured_content}")
+        await asyncio.sleep(0.05)
+
+
+async def checked(s, tools, name, args):
+    res = await s.call_tool(name, args)
+    ok(res.is_error is not True, f"{name}({args}): {res.content}")
+    jsonschema.validate(res.structured_content, tools[name].output_schema, cls=jsonschema.Draft202012Validator)
+    ok(json.loads(res.content[0].text) == res.structured_content, f"{name}: text equals structuredContent")
+    return res.structured_content
+
+
+async def workflow_checks(base, admin):
+    """Starts a workflow, sees it parked at its approval, decides it, runs the coordinator: all through MCP."""
+    http, transport = await session(base, admin)
+    async with http, transport as (read, write):
+        async with ClientSession(read, write) as s:
+            await s.initialize()
+            tools = {t.name: t for t in (await s.list_tools()).tools}
+            for name in WORKER_TOOLS | COORDINATOR_TOOLS:
+                t = tools[name]
+                ok(t.output_schema and t.output_schema.get("type") == "object", f"{name}: output schema")
+                writes = name in ("worker_start_workflow", "approval_decide", "coordinator_run")
+                ok(t.annotations.read_only_hint is (not writes) and t.annotations.idempotent_hint is (not writes),
+                   f"{name}: annotations {t.annotations}")
+            kinds = (await checked(s, tools, "workflow_types", {}))["types"]
+            ok(len(kinds) == 6 and sum(k["startable"] for k in kinds) == 4, f"six types, four startable: {kinds}")
+            onboarding = next(k for k in kinds if k["type"] == "client-onboarding")
+            ok(onboarding["requiredParams"] == ["accountId", "accountName"] and onboarding["optionalParams"] == ["tier"]
+               and onboarding["workers"] == ["onboarding-manager"] and len(onboarding["steps"]) == 5,
+               f"client-onboarding in the catalog: {onboarding}")
+            started = await checked(s, tools, "worker_start_workflow", ONBOARDING)
+            wid = started["workflowId"]
+            ok(started["status"] == "started" and started["worker"] == "onboarding-manager", f"started {started}")
+            parked = await poll(s, "workflow_get", {"workflow_id": wid}, lambda w: w["status"] == "waiting",
+                                "the onboarding parking at its approval")
+            jsonschema.validate(parked, tools["workflow_get"].output_schema, cls=jsonschema.Draft202012Validator)
+            ok(parked["currentStep"] == "plan-approval" and parked["approval"]["pending"] is True, f"parked {parked}")
+            pending = (await checked(s, tools, "approvals_list", {}))["approvals"]
+            ok(any(a["workflowId"] == wid and a["step"] == "plan-approval" for a in pending), f"listed {pending}")
+            worker = await checked(s, tools, "worker_get", {"worker_id": "onboarding-manager"})
+            ok(worker["status"] == "waiting" and wid in worker["activeWorkflows"], f"worker waiting: {worker}")
+            listed = await checked(s, tools, "workflows_list", {"worker": "onboarding-manager", "status": "waiting"})
+            ok([w["workflowId"] for w in listed["workflows"]] == [wid], f"workflows_list filters: {listed}")
+            decision = {"workflow_id": wid, "decision": "approve", "comment": "approved by an agent"}
+            decided = await checked(s, tools, "approval_decide", decision)
+            ok(decided["decision"] == "approve" and decided["workflowId"] == wid, f"decided {decided}")
+            again = await s.call_tool("approval_decide", decision)
+            ok(again.is_error is True and again.content[0].text.startswith("conflict:"), f"twice: {again.content}")
+            done = await poll(s, "workflow_get", {"workflow_id": wid}, lambda w: w["status"] == "completed",
+                              "the approved onboarding completing")
+            ok(done["approval"]["decision"] == "approve" and len(done["steps"]) == 5, f"completed {done}")
+            run = await checked(s, tools, "coordinator_run", {"goal": "Qualify Construction Partners"})
+            ok(run["runId"].startswith("run-") and run["status"] == "started", f"run {run}")
+            detail = await checked(s, tools, "coordinator_run_get", {"run_id": run["runId"]})
+            ok(detail["workflowId"] == run["workflowId"] and len(detail["steps"]) >= 9, f"run detail {detail}")
+            runs = await checked(s, tools, "coordinator_runs", {})
+            ok(run["runId"] in [r["runId"] for r in runs["runs"]], f"runs list {runs}")
+            for name, args, code, needle in BAD_WORKFLOW_CALLS:
+                res = await s.call_tool(name, args)
+                text = res.content[0].text if res.content else ""
+                ok(res.is_error is True and text.startswith(f"{code}:") and needle in text,
+                   f"{name}({args}) must be an isError {code} naming {needle!r}: {text}")
+    print(f"ok worker and coordinator tools through MCP, {len(BAD_WORKFLOW_CALLS)} bad calls")
+
+
 def main():
     base, key, token, admin = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
     raw_http_checks(base, key)
     asyncio.run(tool_checks(base, key))
     asyncio.run(toolset_checks(base, token))
     asyncio.run(workspace_checks(base, token, admin))
+    asyncio.run(workflow_checks(base, admin))
     print(f"PASS {checks} checks")
 
 

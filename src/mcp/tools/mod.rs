@@ -2,18 +2,19 @@
 //! implementing `McpTool` in its group's file plus one line here. Also the pieces tools share:
 //! paging (limit 1–100, default 20, with `truncated` and `next_offset` in every list output),
 //! the compact company reference, and slug resolution.
-//! The workspace toolsets are filled as their features land: `deals` and `metrics` now;
-//! workers, memory, brain and coordinator with those features.
+//! All 53 tools of DESIGN.md: 22 company tools and 31 workspace tools in six toolsets.
 
 mod brain;
 mod company_claims;
 mod company_lookup;
+mod coordinator;
 mod deals;
 mod directory;
 mod guide_tool;
 mod memory;
 mod ops;
 mod receipts;
+mod workers;
 
 use std::sync::Arc;
 
@@ -54,6 +55,14 @@ pub fn all() -> Vec<ToolDef> {
         ToolDef::of::<guide_tool::DirectoryGuide>(),
         ToolDef::of::<ops::HealthTool>(),
         ToolDef::of::<ops::TasksStatus>(),
+        ToolDef::of::<workers::WorkersList>(),
+        ToolDef::of::<workers::WorkerGet>(),
+        ToolDef::of::<workers::WorkerStartWorkflow>(),
+        ToolDef::of::<workers::WorkflowTypesTool>(),
+        ToolDef::of::<workers::WorkflowsList>(),
+        ToolDef::of::<workers::WorkflowGet>(),
+        ToolDef::of::<workers::ApprovalsList>(),
+        ToolDef::of::<workers::ApprovalDecide>(),
         ToolDef::of::<deals::DealsList>(),
         ToolDef::of::<deals::DealGet>(),
         ToolDef::of::<deals::DealUpdateTool>(),
@@ -72,6 +81,9 @@ pub fn all() -> Vec<ToolDef> {
         ToolDef::of::<ops::MetricsTokens>(),
         ToolDef::of::<ops::MetricsConsumption>(),
         ToolDef::of::<ops::MetricsWorkers>(),
+        ToolDef::of::<coordinator::CoordinatorRun>(),
+        ToolDef::of::<coordinator::CoordinatorRuns>(),
+        ToolDef::of::<coordinator::CoordinatorRunGet>(),
     ]
 }
 
@@ -125,12 +137,17 @@ mod tests {
     #[test]
     fn every_tool_has_a_valid_schema_and_a_unique_name() {
         let tools = all();
-        assert_eq!(tools.len(), 42);
-        assert_eq!(tools.iter().filter(|t| t.toolset == crate::mcp::registry::Toolset::Company).count(), 22);
+        assert_eq!(tools.len(), 53);
+        let per_toolset: Vec<usize> = crate::mcp::registry::Toolset::ALL
+            .iter()
+            .map(|set| tools.iter().filter(|t| t.toolset == *set).count())
+            .collect();
+        // company, workers, deals, memory, brain, metrics, coordinator (DESIGN.md, MCP).
+        assert_eq!(per_toolset, [22, 8, 5, 6, 3, 6, 3]);
         let mut names: Vec<&str> = tools.iter().map(|t| t.name).collect();
         names.sort_unstable();
         names.dedup();
-        assert_eq!(names.len(), 42);
+        assert_eq!(names.len(), 53);
         for t in &tools {
             assert_eq!(t.input_schema.get("type"), Some(&serde_json::json!("object")), "{}", t.name);
             assert_eq!(t.output_schema.get("type"), Some(&serde_json::json!("object")), "{}", t.name);
