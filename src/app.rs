@@ -99,6 +99,7 @@ pub async fn start_with_clock(
     );
     let shutdown = CancellationToken::new();
     let tasks = TaskTracker::new();
+    tasks.spawn(crate::prometheus::upkeep(shutdown.clone()));
     tasks.spawn(admin::server::run(state.clone(), admin_listener, socket, shutdown.clone(), tasks.clone()));
     let token = shutdown.clone();
     let final_state = state.clone();
