@@ -105,6 +105,7 @@ pub async fn start_with_clock(
         "gtms {} listening on {scheme}://{addr}", crate::state::VERSION
     );
     let tasks = TaskTracker::new();
+    tasks.spawn(crate::prometheus::upkeep(shutdown.clone()));
     tasks.spawn(admin::server::run(state.clone(), admin_listener, socket, shutdown.clone(), tasks.clone()));
     let token = shutdown.clone();
     let final_state = state.clone();

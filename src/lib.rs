@@ -34,6 +34,7 @@
 //!   - `domain`    — newtypes and rules (receipts, slugs, tickers, roles, stages); no deps on us
 //!   - `error`     — `ErrorKind` and `ServiceError`: the one error vocabulary faces map once
 //!   - `events`    — the in-process broadcast bus behind `/ws`
+//!   - `prometheus` — the process's Prometheus series (`metrics` facade), rendered by `/metrics`
 
 pub mod admin;
 pub mod app;
@@ -55,6 +56,7 @@ pub mod mcp;
 pub mod memory;
 pub mod metrics;
 pub mod notify;
+pub mod prometheus;
 pub mod server;
 pub mod shutdown;
 pub mod state;

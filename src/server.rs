@@ -94,6 +94,8 @@ where
         if let Ok(v) = request_id.parse() {
             res.headers_mut().insert("x-request-id", v);
         }
+        let route = crate::http::api_doc::label(method.as_str(), &path);
+        crate::prometheus::http_request(route, method.as_str(), res.status().as_u16(), started.elapsed());
         tracing::info!(
             target: "gtms::http",
             %method,

@@ -74,6 +74,7 @@ impl Llm {
             output_tokens: reply.output_tokens,
             cost_micros: self.cost_micros(&request.model, reply.input_tokens, reply.output_tokens),
         };
+        crate::prometheus::model_call(&call.model, who, call.input_tokens, call.output_tokens, call.cost_micros);
         if let Err(e) = store.record_model_call(call).await {
             tracing::warn!(error = %e, "could not record a model call in the token ledger");
         }

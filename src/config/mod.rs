@@ -89,6 +89,8 @@ pub struct Config {
     /// Forces the `Secure` cookie attribute even without TLS (behind a TLS-terminating proxy).
     pub secure_cookies: bool,
     pub jwt_secret: Option<Secret>,
+    /// A bearer token that may scrape `/metrics` (besides admin tokens); never shown.
+    pub metrics_token: Option<Secret>,
     pub hash_cost: HashCost,
     /// Requests per minute per API key on `/v1/enrich`.
     pub enrich_rate_limit: u64,
@@ -232,6 +234,7 @@ pub struct Layer {
     pub tls_key: Option<PathBuf>,
     pub secure_cookies: Option<bool>,
     pub jwt_secret: Option<Secret>,
+    pub metrics_token: Option<Secret>,
     pub argon2_memory_kib: Option<u32>,
     pub argon2_iterations: Option<u32>,
     pub enrich_rate_limit: Option<u64>,

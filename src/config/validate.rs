@@ -39,6 +39,7 @@ impl Layer {
             tls: server.tls,
             secure_cookies: self.secure_cookies.unwrap_or(false),
             jwt_secret: self.jwt_secret,
+            metrics_token: self.metrics_token,
         })
     }
 
@@ -72,6 +73,11 @@ impl Layer {
             && secret.expose().len() < 32
         {
             return Err(invalid("jwt_secret", "must be at least 32 characters"));
+        }
+        if let Some(token) = &self.metrics_token
+            && token.expose().len() < 16
+        {
+            return Err(invalid("metrics_token", "must be at least 16 characters"));
         }
         let default_cost = HashCost::default();
         let hash_cost = HashCost {

@@ -8,9 +8,9 @@ use super::session::require;
 use crate::domain::Role;
 use crate::state::AppState;
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
-struct ClientConfig {
+pub(crate) struct ClientConfig {
     mode: &'static str,
     version: &'static str,
     ws_url: String,
@@ -18,7 +18,7 @@ struct ClientConfig {
     voice: Voice,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 struct Voice {
     publishable_key: Option<String>,

@@ -1,16 +1,22 @@
 //! `/api/deals`: list (filters `stage`, `type`, `rep`), `summary/pipeline`, detail, and the
 //! PATCH (the deals service refuses it to viewers).
 
-use serde_json::json;
 use warp::{Filter, Rejection, Reply};
 
 use super::error::ApiError;
 use super::filters::json_body;
 use super::query::typed_query;
 use super::session::require;
-use crate::deals::{self, DealFilter, DealUpdate};
+use crate::deals::{self, DealFilter, DealSummary, DealUpdate};
 use crate::domain::{CalendarDate, Role};
 use crate::state::AppState;
+
+/// The answer of `GET /api/deals`.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+pub(crate) struct DealList {
+    deals: Vec<DealSummary>,
+    total: usize,
+}
 
 pub fn routes(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clone {
     let s = state.clone();
@@ -22,7 +28,7 @@ pub fn routes(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = R
             let state = s.clone();
             async move {
                 let deals = deals::list(state.store(), &filter).await.map_err(ApiError::from)?;
-                Ok::<_, Rejection>(warp::reply::json(&json!({ "deals": deals, "total": deals.len() })))
+                Ok::<_, Rejection>(warp::reply::json(&DealList { total: deals.len(), deals }))
             }
         });
     let s = state.clone();

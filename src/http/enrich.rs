@@ -18,12 +18,16 @@ use crate::limits::Decision;
 use crate::state::AppState;
 
 /// The query string of `/v1/enrich`.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct EnrichQuery {
+pub(crate) struct EnrichQuery {
+    /// A `gtms_` API key, when no `Authorization` header is sent.
     key: Option<String>,
+    /// The company's web domain (scheme, `www.`, port, path and case are ignored).
     domain: Option<String>,
+    /// The company's ticker; with `domain`, both must name the same company.
     ticker: Option<String>,
+    /// Defaults to the key's tenant; naming another is 403.
     tenant: Option<String>,
 }
 
@@ -72,15 +76,17 @@ async fn enrich_route(
     };
     let now = state.clock().now();
     let decision = state.enrich_limiter().check(&key.id, now);
-    let mut res = if decision.allowed {
+    let tenant = key.tenant.to_string();
+    let (mut res, outcome) = if decision.allowed {
         state.api_keys().record_use(&key.id, now as i64);
         match answer(&state, key.tenant, &query) {
-            Ok(res) => res,
-            Err(e) => e.to_response(),
+            Ok(res) => (res, "ok"),
+            Err(e) => (e.to_response(), e.code()),
         }
     } else {
-        ApiError::RateLimited { retry_after: decision.retry_after(now) }.to_response()
+        (ApiError::RateLimited { retry_after: decision.retry_after(now) }.to_response(), "rate_limited")
     };
+    crate::prometheus::enrich_call(&tenant, outcome);
     rate_limit_headers(&mut res, &decision);
     res
 }

@@ -10,6 +10,30 @@ use warp::reply::Response;
 
 use crate::error::{ErrorKind, ServiceError, chain};
 
+/// The message of the router's own 404: no route has this path. A route's 404 (an unknown
+/// id, slug or key) always says something else, so the two can be told apart.
+pub const NO_SUCH_ROUTE: &str = "no such route";
+
+/// The body of every non-2xx answer.
+#[derive(Debug, serde::Serialize, schemars::JsonSchema)]
+pub struct ErrorEnvelope {
+    /// A machine code: `bad_request`, `unauthorized`, `forbidden`, `not_found`, `conflict`,
+    /// `payload_too_large`, `unsupported_media_type`, `rate_limited`, `unavailable`, `internal`,
+    /// or a more specific one a service names (`no_signal`).
+    pub error: String,
+    /// A sentence for people.
+    pub message: String,
+    /// The HTTP status, repeated.
+    pub status: u16,
+}
+
+impl ErrorEnvelope {
+    fn json(error: &str, message: String, status: StatusCode) -> String {
+        let envelope = ErrorEnvelope { error: error.to_owned(), message, status: status.as_u16() };
+        serde_json::to_string(&envelope).unwrap_or_default()
+    }
+}
+
 /// Why an HTTP request failed: a service error (mapped by its kind), or a refusal of the
 /// HTTP face itself (credentials, body, route, rate limit).
 #[derive(Debug, thiserror::Error)]
@@ -88,6 +112,14 @@ impl ApiError {
         }
     }
 
+    /// The envelope's machine code: a service's own code when it names one.
+    pub fn code(&self) -> &'static str {
+        match self {
+            ApiError::Service(e) => e.code().unwrap_or(error_code(self.status())),
+            _ => error_code(self.status()),
+        }
+    }
+
     /// The status and the JSON envelope of this error (an internal one is logged here).
     pub fn envelope(&self) -> (StatusCode, String) {
         let status = self.status();
@@ -96,11 +128,9 @@ impl ApiError {
                 tracing::error!(cause = %chain(e.as_ref()), "internal error");
                 (error_code(status), "internal error".to_owned())
             }
-            ApiError::Service(e) => (e.code().unwrap_or(error_code(status)), e.to_string()),
-            _ => (error_code(status), self.to_string()),
+            _ => (self.code(), self.to_string()),
         };
-        let body = serde_json::json!({ "error": code, "message": message, "status": status.as_u16() });
-        (status, body.to_string())
+        (status, ErrorEnvelope::json(code, message, status))
     }
 
     pub fn to_response(&self) -> Response {
@@ -136,8 +166,8 @@ fn error_code(status: StatusCode) -> &'static str {
 
 /// Builds the error envelope for any status (private: every caller goes through `ApiError`).
 fn envelope(status: StatusCode, message: &str) -> Response {
-    let body = serde_json::json!({ "error": error_code(status), "message": message, "status": status.as_u16() });
-    let mut res = Response::new(body.to_string().into());
+    let body = ErrorEnvelope::json(error_code(status), message.to_owned(), status);
+    let mut res = Response::new(body.into());
     *res.status_mut() = status;
     res.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
     res
@@ -151,7 +181,7 @@ pub async fn recover(rejection: Rejection) -> Result<Response, Infallible> {
         return Ok(e.to_response());
     }
     let error = if rejection.is_not_found() {
-        ApiError::NotFound("no such route".into())
+        ApiError::NotFound(NO_SUCH_ROUTE.into())
     } else if rejection.find::<MethodNotAllowed>().is_some() {
         ApiError::MethodNotAllowed("this route does not accept that HTTP method".into())
     } else if let Some(e) = rejection.find::<InvalidQuery>() {

@@ -15,16 +15,25 @@ use crate::auth::sessions::SESSION_SECS;
 use crate::domain::Role;
 use crate::state::AppState;
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct LoginRequest {
+pub(crate) struct LoginRequest {
+    /// The code `gtms invites create` printed.
     invite_code: String,
 }
 
-#[derive(Serialize)]
-struct LoginReply {
+#[derive(Serialize, schemars::JsonSchema)]
+pub(crate) struct LoginReply {
+    /// A JWT for `Authorization: Bearer`; the same value is set as the `gtms_session` cookie.
     token: String,
     role: Role,
+}
+
+/// The answer of `POST /auth/logout`.
+#[derive(Serialize, schemars::JsonSchema)]
+pub(crate) struct SignedOut {
+    status: &'static str,
+    message: &'static str,
 }
 
 pub fn routes(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clone {
@@ -36,8 +45,7 @@ pub fn routes(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = R
         },
     );
     let logout = warp::path!("auth" / "logout").and(warp::post()).map(move || {
-        let mut res =
-            warp::reply::json(&serde_json::json!({ "status": "ok", "message": "signed out" })).into_response();
+        let mut res = warp::reply::json(&SignedOut { status: "ok", message: "signed out" }).into_response();
         set_cookie(&mut res, "", 0, secure_cookies(&state));
         res
     });

@@ -2,24 +2,18 @@
 //! precedence: `tree`, `search`, `health/:workerId` and `compress/:workerId` are matched before
 //! the `:scope/:key` patterns. Every caller may read; the service refuses viewers' writes.
 
-use std::collections::HashMap;
-
-use serde_json::json;
 use warp::http::StatusCode;
 use warp::reply::Response;
 use warp::{Filter, Rejection, Reply};
 
 use super::error::ApiError;
 use super::filters::json_body;
+use super::query::typed_query;
 use super::session::require;
 use crate::auth::Principal;
 use crate::domain::Role;
-use crate::memory::{self, WriteRequest};
+use crate::memory::{self, MemoryEntry, WriteRequest};
 use crate::state::AppState;
-
-fn reject(e: impl Into<ApiError>) -> Rejection {
-    warp::reject::custom(e.into())
-}
 
 /// A service answer as a response. Errors become the envelope here rather than a rejection,
 /// so a route that matched answers itself and no later pattern (`:scope/:key`) can override it.
@@ -30,12 +24,22 @@ fn answer<T: serde::Serialize>(result: Result<T, memory::MemoryError>) -> Result
     })
 }
 
-/// The search query: `q` (required) and `scope`; anything else is refused.
-fn search_params(mut query: HashMap<String, String>) -> Result<(String, Option<String>), Rejection> {
-    if let Some(unknown) = query.keys().find(|k| !matches!(k.as_str(), "q" | "scope")) {
-        return Err(reject(ApiError::BadRequest(format!("unknown query parameter {unknown:?}; use q and scope"))));
-    }
-    Ok((query.remove("q").unwrap_or_default(), query.remove("scope")))
+/// The query of `GET /api/memory/search`; anything else is refused.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct SearchQuery {
+    /// Words to find (at least one of three or more letters).
+    q: String,
+    /// Only this scope: `org`, `team:<id>` or `worker:<id>`.
+    scope: Option<String>,
+}
+
+/// The answer of `GET /api/project/memory`.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+pub(crate) struct ProjectMemory {
+    scope: &'static str,
+    total: usize,
+    entries: Vec<MemoryEntry>,
 }
 
 pub fn routes(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clone {
@@ -52,11 +56,10 @@ pub fn routes(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = R
     let search = warp::path!("api" / "memory" / "search")
         .and(warp::get())
         .and(viewer.clone())
-        .and(warp::query::<HashMap<String, String>>())
+        .and(typed_query::<SearchQuery>())
         .and(with_state.clone())
-        .and_then(|_: Principal, query: HashMap<String, String>, state: AppState| async move {
-            let (q, scope) = search_params(query)?;
-            answer(memory::search(state.store(), &q, scope.as_deref()).await)
+        .and_then(|_: Principal, query: SearchQuery, state: AppState| async move {
+            answer(memory::search(state.store(), &query.q, query.scope.as_deref()).await)
         });
     let health = warp::path!("api" / "memory" / "health" / String)
         .and(warp::get())
@@ -103,7 +106,7 @@ pub fn routes(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = R
     let project = warp::path!("api" / "project" / "memory").and(warp::get()).and(viewer).and(with_state).and_then(
         |_: Principal, state: AppState| async move {
             let result = memory::project(state.store()).await;
-            answer(result.map(|entries| json!({ "scope": "org", "total": entries.len(), "entries": entries })))
+            answer(result.map(|entries| ProjectMemory { scope: "org", total: entries.len(), entries }))
         },
     );
     tree.or(search).or(health).or(compress).or(history).or(entry).or(write).or(project)

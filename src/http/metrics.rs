@@ -1,7 +1,6 @@
 //! `/api/metrics/{pipeline,tokens,consumption,workers}` (the latest rollup with its
 //! `computedAt`) and `/api/tasks/status` (the scheduler's jobs).
 
-use serde_json::json;
 use warp::reply::Response;
 use warp::{Filter, Rejection, Reply};
 
@@ -12,6 +11,12 @@ use crate::metrics::{ConsumptionView, Latest, PipelineView, TokenView, View, Wor
 use crate::state::AppState;
 use crate::store::Store;
 use crate::{jobs, metrics};
+
+/// The answer of `GET /api/tasks/status`.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+pub(crate) struct JobsReply {
+    jobs: Vec<jobs::JobStatus>,
+}
 
 async fn latest_view(store: &Store, view: &str) -> Result<Response, ApiError> {
     fn reply<V: View>(latest: Latest<V>) -> Response {
@@ -44,7 +49,7 @@ pub fn routes(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = R
             let state = s.clone();
             async move {
                 let jobs = jobs::status(&state).await.map_err(ApiError::from)?;
-                Ok::<_, Rejection>(warp::reply::json(&json!({ "jobs": jobs })))
+                Ok::<_, Rejection>(warp::reply::json(&JobsReply { jobs }))
             }
         },
     );

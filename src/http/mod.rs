@@ -1,6 +1,7 @@
 //! The HTTP face: composes every route into one warp filter with a single `.recover`.
 //! Routes call services; they never open the store's tables themselves.
 
+pub mod api_doc;
 pub mod assets;
 mod brain;
 mod client_config;
@@ -14,6 +15,7 @@ mod home;
 mod login;
 mod memory;
 mod metrics;
+mod prometheus;
 mod query;
 pub mod rate_limit;
 pub mod session;
@@ -39,6 +41,8 @@ pub fn routes(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = s
         .or(coordinator::routes(state.clone()))
         .or(ws::routes(state.clone()))
         .or(status_page::routes(state.clone()))
-        .or(home::routes(state))
+        .or(home::routes(state.clone()))
+        .or(api_doc::routes())
+        .or(prometheus::routes(state))
         .recover(error::recover)
 }

@@ -71,6 +71,7 @@ pub async fn run_once(store: &Store, spec: &JobSpec) -> JobRun {
         ok: outcome.is_ok(),
         error: outcome.as_ref().err().cloned(),
     };
+    crate::prometheus::job_run(&spec.name, run.ok);
     match &outcome {
         Ok(summary) => tracing::info!(job = %spec.name, %summary, "job finished"),
         Err(error) => tracing::warn!(job = %spec.name, %error, "job failed"),

@@ -68,6 +68,7 @@ impl GtmsMcp {
         let decision = self.shared.limiter.check(&cc.caller.id(), now);
         if !decision.allowed {
             let limited = ToolError::RateLimited { limit: decision.limit, retry_after: decision.retry_after(now) };
+            crate::prometheus::tool_call(&request.name, "rate_limited");
             return Ok(limited.into_result());
         }
         if let Caller::ApiKey { id, .. } = &cc.caller {
@@ -79,10 +80,11 @@ impl GtmsMcp {
             selection: cc.selection,
             registry: Arc::clone(&self.shared.registry),
         };
-        let result = match tool.call(&ctx, request.arguments.unwrap_or_default()).await {
-            Ok(value) => CallToolResult::structured(value),
-            Err(e) => e.into_result(),
+        let (result, outcome) = match tool.call(&ctx, request.arguments.unwrap_or_default()).await {
+            Ok(value) => (CallToolResult::structured(value), "ok"),
+            Err(e) => (e.into_result(), "error"),
         };
+        crate::prometheus::tool_call(&request.name, outcome);
         Ok(result)
     }
 }

@@ -30,7 +30,7 @@ pub async fn respond(mcp: &Mcp, req: Request<RequestBody>) -> HttpResponse {
     if path.starts_with(crate::mcp::RESOURCE_METADATA_PATH) {
         let known = path == crate::mcp::RESOURCE_METADATA_PATH || path.ends_with("/mcp");
         return match (known, readable) {
-            (false, _) => boxed(ApiError::NotFound("no such route".into()).to_response()),
+            (false, _) => boxed(ApiError::NotFound(crate::http::error::NO_SUCH_ROUTE.into()).to_response()),
             (true, false) => boxed(ApiError::MethodNotAllowed("this document only answers GET".into()).to_response()),
             (true, true) => {
                 let doc = mcp.resource_metadata(req.headers(), req.uri()).to_string();
@@ -39,7 +39,7 @@ pub async fn respond(mcp: &Mcp, req: Request<RequestBody>) -> HttpResponse {
         };
     }
     if path != "/mcp" {
-        return boxed(ApiError::NotFound("no such route".into()).to_response());
+        return boxed(ApiError::NotFound(crate::http::error::NO_SUCH_ROUTE.into()).to_response());
     }
     let token = req.headers().get("authorization").and_then(|v| v.to_str().ok()).and_then(|v| bearer_token(v).ok());
     match mcp.admit(req.headers(), req.uri(), token).await {

@@ -339,6 +339,16 @@ impl Workflows {
         }
     }
 
+    /// How many workflows of each type are in each status (every pair, zeros included).
+    pub async fn counts(&self) -> Result<BTreeMap<(WorkflowType, WorkflowStatus), u64>, WorkflowError> {
+        let mut counts: BTreeMap<(WorkflowType, WorkflowStatus), u64> =
+            WorkflowType::ALL.iter().flat_map(|k| WorkflowStatus::ALL.iter().map(move |s| ((*k, *s), 0))).collect();
+        for w in self.engine.list().await? {
+            *counts.entry((w.kind, w.status)).or_default() += 1;
+        }
+        Ok(counts)
+    }
+
     /// Waits until workflow `id` ended (announced on the event bus; re-read when the bus
     /// lagged) and returns its final state.
     pub async fn wait_until_ended(&self, id: &str) -> Result<WorkflowRecord, WorkflowError> {

@@ -69,7 +69,7 @@ fn rpc_message(body: &str) -> Value {
         .unwrap_or_else(|| panic!("no JSON-RPC message in {body:?}"))
 }
 
-struct RawSession {
+pub(crate) struct RawSession {
     client: reqwest::Client,
     url: String,
     auth: String,
@@ -77,7 +77,7 @@ struct RawSession {
 }
 
 impl RawSession {
-    async fn open(base: &str, bearer: &str) -> RawSession {
+    pub(crate) async fn open(base: &str, bearer: &str) -> RawSession {
         let client = reqwest::Client::new();
         let (url, auth) = (format!("{base}/mcp"), format!("Bearer {bearer}"));
         let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
@@ -112,7 +112,7 @@ impl RawSession {
             .expect("post")
     }
 
-    async fn call(&self, id: u64, tool: &str, arguments: Value) -> Value {
+    pub(crate) async fn call(&self, id: u64, tool: &str, arguments: Value) -> Value {
         let msg = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
             "params": {"name": tool, "arguments": arguments}});
         rpc_message(&self.post(msg).await.text().await.expect("body"))
