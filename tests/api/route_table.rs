@@ -47,6 +47,7 @@ fn instantiate(pattern: &str) -> String {
         ("{key}", "welcome"),
         ("{id}", "no-such-deal"),
         ("{workerId}", "sdr"),
+        ("{workflowId}", "no-such-workflow"),
     ];
     let mut path = pattern.to_owned();
     for (param, value) in values {
