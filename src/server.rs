@@ -2,7 +2,9 @@
 //! for `/ws`) over plain TCP or rustls, serving the warp routes. Every request gets an
 //! `X-Request-Id`, its peer address as an extension, and a log line. On shutdown the loop
 //! stops accepting and waits (bounded) for in-flight connections to finish. `/mcp`, `/mcp/...`
-//! and the protected-resource metadata go to the MCP face (`mcp_route`), beside warp.
+//! and the protected-resource metadata go to the MCP face (`mcp_route`), beside warp. A method
+//! the route table does not list for a known path is refused here (405 with `Allow`), and every
+//! answer is counted for `/metrics` by its route pattern (`observe`).
 //!
 //! Hygiene (see `conn` and `docs/decisions.md`): a connection must deliver its first request
 //! head within the header timeout, later heads within the idle timeout, and each body within
@@ -39,7 +41,7 @@ use conn::{AcceptBackoff, ConnectionGate, Mode};
 use crate::config::ConnectionSettings;
 use crate::http::error::ApiError;
 use crate::http::filters::{ClientIp, PeerAddr};
-use crate::http::{assets, rate_limit};
+use crate::http::{api_doc, assets, rate_limit};
 use crate::mcp::Mcp;
 use crate::state::AppState;
 
@@ -94,8 +96,7 @@ where
         if let Ok(v) = request_id.parse() {
             res.headers_mut().insert("x-request-id", v);
         }
-        let route = crate::http::api_doc::label(method.as_str(), &path);
-        crate::prometheus::http_request(route, method.as_str(), res.status().as_u16(), started.elapsed());
+        observe(&mut res, &method, &path, started);
         tracing::info!(
             target: "gtms::http",
             %method,
@@ -115,6 +116,13 @@ where
         let limited = rate_limit::check(&self.state, path, req.headers(), client);
         let mut res = if let Some((decision, now)) = limited.filter(|(d, _)| !d.allowed) {
             boxed(ApiError::RateLimited { retry_after: decision.retry_after(now) }.to_response())
+        } else if let Some(allow) = api_doc::refused_method(req.method().as_str(), path) {
+            let error = ApiError::MethodNotAllowed(format!("{path} answers {allow}"));
+            let mut res = boxed(error.to_response());
+            if let Ok(allow) = allow.parse() {
+                res.headers_mut().insert(hyper::header::ALLOW, allow);
+            }
+            res
         } else if Mcp::owns(path) {
             mcp_route::respond(&self.mcp, req).await
         } else if assets::owns(path) {
@@ -133,6 +141,19 @@ where
         }
         res
     }
+}
+
+/// The one place every answer passes: a 405 gets the `Allow` of its route, and the request is
+/// counted by route pattern, method and status, with its latency.
+fn observe(res: &mut HttpResponse, method: &Method, path: &str, started: Instant) {
+    if res.status() == hyper::StatusCode::METHOD_NOT_ALLOWED
+        && !res.headers().contains_key(hyper::header::ALLOW)
+        && let Some(allow) = api_doc::allow(path).and_then(|a| a.parse().ok())
+    {
+        res.headers_mut().insert(hyper::header::ALLOW, allow);
+    }
+    let route = api_doc::label(method.as_str(), path);
+    crate::prometheus::http_request(route, method.as_str(), res.status().as_u16(), started.elapsed());
 }
 
 fn boxed(res: warp::reply::Response) -> HttpResponse {

@@ -52,7 +52,8 @@ impl ServiceError for BrainError {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ChatRequest {
-    /// The question, at most 8 KiB.
+    /// The question: not only whitespace, at most 8 KiB of UTF-8 (413 beyond).
+    #[schemars(regex(pattern = r"\S"), length(max = 8192))]
     pub message: String,
 }
 

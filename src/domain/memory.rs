@@ -54,6 +54,15 @@ impl fmt::Display for TeamId {
     }
 }
 
+/// `MemoryScope::parse` as a regular expression (for API documents).
+pub const SCOPE_PATTERN: &str = "^(org|team:[a-z0-9_-]{1,64}|worker:[a-z0-9_-]{1,64})$";
+/// A scope, or nothing (an optional filter given empty).
+pub const SCOPE_OR_EMPTY_PATTERN: &str = "^(|org|team:[a-z0-9_-]{1,64}|worker:[a-z0-9_-]{1,64})$";
+/// A team or worker id as a regular expression.
+pub const ID_PATTERN: &str = "^[a-z0-9_-]{1,64}$";
+/// `MemoryKey::parse` as a regular expression.
+pub const KEY_PATTERN: &str = "^[A-Za-z0-9._:-]{1,128}$";
+
 /// Where a memory entry lives: the whole organisation, one team, or one worker.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum MemoryScope {

@@ -16,12 +16,14 @@ mod workflow;
 
 pub use deal::{ChampionStatus, DealType, Stage};
 pub use domain_name::{DomainError, DomainName};
-pub use memory::{MemoryAddressError, MemoryKey, MemoryScope, TeamId};
+pub use memory::{
+    ID_PATTERN, KEY_PATTERN, MemoryAddressError, MemoryKey, MemoryScope, SCOPE_OR_EMPTY_PATTERN, SCOPE_PATTERN, TeamId,
+};
 pub use receipt::{Claim, Receipt, ReceiptError};
 pub use role::Role;
 pub use signal::SignalKind;
 pub use slug::{Slug, SlugError};
 pub use tenant::{Tenant, TenantError};
 pub use ticker::{Ticker, TickerError};
-pub use values::{CalendarDate, DateError, Percent, PercentError, rfc3339_ms};
+pub use values::{CalendarDate, DateError, Percent, PercentError, rfc3339_ms, whole_number, whole_number_opt};
 pub use workflow::{Decision, Priority, StepStatus, WorkflowStatus, WorkflowType};

@@ -24,9 +24,46 @@ impl Percent {
     }
 }
 
+/// A non-negative whole JSON number: `66` or `66.0` (JSON Schema's `integer` admits both),
+/// never `66.5`, `-1` or a string.
+pub fn whole_number<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+    struct Whole;
+    impl serde::de::Visitor<'_> for Whole {
+        type Value = u64;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a non-negative whole number")
+        }
+        fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<u64, E> {
+            Ok(v)
+        }
+        fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<u64, E> {
+            u64::try_from(v).map_err(|_| E::invalid_value(serde::de::Unexpected::Signed(v), &self))
+        }
+        fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<u64, E> {
+            if v.fract() == 0.0 && (0.0..=u64::MAX as f64).contains(&v) {
+                Ok(v as u64)
+            } else {
+                Err(E::invalid_value(serde::de::Unexpected::Float(v), &self))
+            }
+        }
+    }
+    d.deserialize_any(Whole)
+}
+
+/// `whole_number` for an optional field (use with `#[serde(default, deserialize_with)]`).
+pub fn whole_number_opt<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+    struct Whole(u64);
+    impl<'de> Deserialize<'de> for Whole {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            whole_number(d).map(Whole)
+        }
+    }
+    Option::<Whole>::deserialize(d).map(|w| w.map(|w| w.0))
+}
+
 impl<'de> Deserialize<'de> for Percent {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = u64::deserialize(d)?;
+        let value = whole_number(d)?;
         u8::try_from(value)
             .ok()
             .and_then(|v| Percent::new(v).ok())
@@ -96,7 +133,7 @@ impl schemars::JsonSchema for CalendarDate {
     }
 
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        schemars::json_schema!({ "type": "string", "format": "date", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$" })
+        schemars::json_schema!({ "type": "string", "format": "date", "pattern": "^(19[0-9]{2}|[2-9][0-9]{3})-[0-9]{2}-[0-9]{2}$" })
     }
 }
 
@@ -117,7 +154,8 @@ mod tests {
     #[test]
     fn percents_stop_at_100_and_refuse_other_types() {
         assert_eq!(serde_json::from_str::<Percent>("100").map(Percent::get).ok(), Some(100));
-        for bad in ["101", "-1", "256", "50.5", "\"50\""] {
+        assert_eq!(serde_json::from_str::<Percent>("66.0").map(Percent::get).ok(), Some(66));
+        for bad in ["101", "-1", "256", "50.5", "\"50\"", "null"] {
             assert!(serde_json::from_str::<Percent>(bad).is_err(), "{bad}");
         }
     }

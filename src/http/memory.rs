@@ -28,9 +28,12 @@ fn answer<T: serde::Serialize>(result: Result<T, memory::MemoryError>) -> Result
 #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct SearchQuery {
-    /// Words to find (at least one of three or more letters).
+    /// Words to find: 1-200 characters holding at least one word of three or more letters
+    /// or digits (400 otherwise).
+    #[schemars(length(min = 1, max = 200))]
     q: String,
-    /// Only this scope: `org`, `team:<id>` or `worker:<id>`.
+    /// Only this scope: `org`, `team:<id>` or `worker:<id>` (empty: every scope).
+    #[schemars(regex(pattern = crate::domain::SCOPE_OR_EMPTY_PATTERN))]
     scope: Option<String>,
 }
 

@@ -6,22 +6,31 @@ use serde::{Deserialize, Serialize};
 
 use crate::store::{MemoryRecord, VersionState};
 
+/// A tag: 1-40 characters, none a control character, not all whitespace.
+const TAG_PATTERN: &str = "^(?=.{1,40}$)[^\\u0000-\\u001f\\u007f-\\u009f]*[^\\s\\u0000-\\u001f\\u007f-\\u009f][^\\u0000-\\u001f\\u007f-\\u009f]*$";
+
 /// The body of `POST /api/memory` (and the arguments of `memory_write`).
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct WriteRequest {
     /// `org`, `team:<id>` or `worker:<id>`.
+    #[schemars(regex(pattern = crate::domain::SCOPE_PATTERN))]
     pub scope: String,
     /// 1-128 of letters, digits, `.`, `_`, `-`, `:`.
+    #[schemars(regex(pattern = crate::domain::KEY_PATTERN))]
     pub key: String,
-    /// At most 16 KiB.
+    /// At most 16 KiB of UTF-8 (413 beyond).
+    #[schemars(length(max = 16384))]
     pub value: String,
     /// Pinned entries are never compressed. Kept as it was when omitted on an update.
     pub pinned: Option<bool>,
-    /// Kept as they were when omitted on an update.
+    /// Kept as they were when omitted on an update. At most 20, each 1-40 printable
+    /// characters, not only spaces.
+    #[schemars(length(max = 20), inner(regex(pattern = TAG_PATTERN)))]
     pub tags: Option<Vec<String>>,
     /// The version you last read; the write is refused (409) if the entry has moved on.
     /// 0 means "only if it does not exist yet".
+    #[serde(default, deserialize_with = "crate::domain::whole_number_opt")]
     pub if_version: Option<u64>,
 }
 

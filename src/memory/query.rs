@@ -106,9 +106,10 @@ pub struct SearchResults {
 /// optionally in one scope.
 pub async fn search(store: &Store, q: &str, scope: Option<&str>) -> Result<SearchResults, MemoryError> {
     let scope = scope.filter(|s| !s.is_empty()).map(MemoryScope::parse).transpose()?;
+    let too_long = q.chars().count() > MAX_QUERY_CHARS;
     let q = q.trim();
     let asked = words(q);
-    if asked.is_empty() || q.chars().count() > MAX_QUERY_CHARS {
+    if asked.is_empty() || too_long {
         return Err(MemoryError::BadInput(format!(
             "q: give 1-{MAX_QUERY_CHARS} characters with at least one word of three or more letters"
         )));

@@ -19,6 +19,7 @@ mod keys_cli;
 mod mcp;
 mod memory;
 mod metrics_jobs;
+mod openapi;
 mod packaging;
 mod prometheus;
 mod rate_limits;

@@ -4,7 +4,8 @@
 #   Debian: file, openssl, curl (static and TLS checks), nginx-light + brotli module (the
 #           export yardstick), chromium (the /status page in a real browser), systemd
 #           (systemd-analyze checks the unit) and man-db (renders the man page)
-#   PyPI:   mcp, jsonschema (the official MCP SDK client)
+#   PyPI:   mcp, jsonschema (the official MCP SDK client), schemathesis 4 (`st`, the OpenAPI
+#           fuzzer of tests/api/openapi.rs)
 #   npm:    the pinned MCP Inspector CLI (tests/mcp/package-lock.json)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -22,5 +23,7 @@ fi
 
 python3 -c 'import mcp, jsonschema' 2>/dev/null ||
   pip3 install -q --disable-pip-version-check --root-user-action=ignore "mcp>=2.3,<3" jsonschema >/dev/null
+command -v st >/dev/null 2>&1 && st --version 2>/dev/null | grep -q 'version 4\.' ||
+  pip3 install -q --disable-pip-version-check --root-user-action=ignore "schemathesis>=4.32,<5" >/dev/null
 [ -x tests/mcp/node_modules/.bin/mcp-inspector ] ||
   (cd tests/mcp && npm ci --no-audit --no-fund --loglevel=error >/dev/null)

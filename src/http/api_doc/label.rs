@@ -85,6 +85,33 @@ pub fn label(method: &str, path: &str) -> &'static str {
     best.map_or(UNMATCHED, |(r, _)| r.pattern)
 }
 
+/// The `Allow` value of a path: the methods of its most specific pattern (GET implies HEAD),
+/// or `None` for a path no route has.
+pub fn allow(path: &str) -> Option<String> {
+    let trimmed = path.strip_prefix('/').unwrap_or(path);
+    let parts: Vec<&str> = trimmed.split('/').collect();
+    let matching: Vec<&Compiled> = COMPILED.iter().filter(|r| matches(r, &parts)).collect();
+    let most = matching.iter().map(|r| r.literals).max()?;
+    let mut methods: Vec<&str> = Vec::new();
+    for route in matching.into_iter().filter(|r| r.literals == most) {
+        let names: &[&str] = if route.method == Method::Get { &["GET", "HEAD"] } else { &[route.method.as_str()] };
+        for name in names {
+            if !methods.contains(name) {
+                methods.push(name);
+            }
+        }
+    }
+    (!methods.is_empty()).then(|| methods.join(", "))
+}
+
+/// `Some(allow)` when `path` is a table route that does not take `method` (the caller
+/// answers 405 with that `Allow`); `None` when the method is served or the path is unknown.
+pub fn refused_method(method: &str, path: &str) -> Option<String> {
+    let allow = allow(path)?;
+    let method = if method == "HEAD" { "GET" } else { method };
+    (!allow.split(", ").any(|m| m == method)).then_some(allow)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -110,6 +137,17 @@ mod tests {
         for (method, path, expected) in cases {
             assert_eq!(label(method, path), expected, "{method} {path}");
         }
+    }
+
+    #[test]
+    fn allow_lists_the_methods_of_every_matching_route() {
+        assert_eq!(allow("/api/brain/history").as_deref(), Some("GET, HEAD, DELETE"));
+        assert_eq!(allow("/api/deals/d-1").as_deref(), Some("GET, HEAD, PATCH"));
+        assert_eq!(allow("/nowhere"), None);
+        assert_eq!(allow("/api/memory/compress/sdr").as_deref(), Some("POST"), "the documented path's methods");
+        assert_eq!(refused_method("GET", "/api/memory/compress/sdr").as_deref(), Some("POST"));
+        assert_eq!(refused_method("HEAD", "/status"), None);
+        assert_eq!(refused_method("PUT", "/nowhere"), None);
     }
 
     #[test]

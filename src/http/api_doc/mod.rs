@@ -10,7 +10,7 @@ mod label;
 mod openapi;
 mod table;
 
-pub use label::{UNMATCHED, label};
+pub use label::{UNMATCHED, allow, label, refused_method};
 pub use openapi::{document, document_json};
 pub use table::{EXPOSITION, ROUTES};
 

@@ -5,7 +5,7 @@
 use std::sync::OnceLock;
 
 use schemars::SchemaGenerator;
-use schemars::generate::SchemaSettings;
+use schemars::generate::{Contract, SchemaSettings};
 use serde_json::{Map, Value, json};
 
 use super::{Auth, Content, ROUTES, Route};
@@ -23,14 +23,48 @@ pub fn document_json() -> &'static str {
     TEXT.get_or_init(|| document().to_string())
 }
 
-fn build() -> Value {
-    let mut g = SchemaSettings::draft2020_12()
+/// Schemas of what clients send (the `Deserialize` contract) and of what the server answers
+/// (the `Serialize` contract: a field skipped when empty is not required).
+struct Generators {
+    input: SchemaGenerator,
+    output: SchemaGenerator,
+}
+
+fn generator(contract: Contract) -> SchemaGenerator {
+    SchemaSettings::draft2020_12()
         .with(|s| {
             s.definitions_path = "/components/schemas".into();
             s.meta_schema = None;
+            s.contract = contract;
         })
-        .into_generator();
-    let envelope = g.subschema_for::<ErrorEnvelope>();
+        .into_generator()
+}
+
+impl Generators {
+    /// Both contracts' named schemas in one map, and the names whose two forms differ (none
+    /// may: one component name, one shape).
+    fn definitions(mut self) -> (Map<String, Value>, Vec<String>) {
+        let mut all = self.output.take_definitions(true);
+        let mut conflicts = Vec::new();
+        for (name, schema) in self.input.take_definitions(true) {
+            match all.get(&name) {
+                Some(existing) if *existing != schema => conflicts.push(name),
+                Some(_) => {}
+                None => drop(all.insert(name, schema)),
+            }
+        }
+        (all, conflicts)
+    }
+}
+
+fn build() -> Value {
+    build_checked().0
+}
+
+/// The document, and the component names whose input and output forms differ.
+fn build_checked() -> (Value, Vec<String>) {
+    let mut g = Generators { input: generator(Contract::Deserialize), output: generator(Contract::Serialize) };
+    let envelope = g.output.subschema_for::<ErrorEnvelope>();
     let mut paths = Map::new();
     let mut errors: Vec<u16> = Vec::new();
     for route in ROUTES {
@@ -46,7 +80,8 @@ fn build() -> Value {
     errors.dedup();
     let responses: Map<String, Value> =
         errors.iter().map(|s| (format!("Error{s}"), error_response(*s, &envelope))).collect();
-    json!({
+    let (schemas, conflicts) = g.definitions();
+    let doc = json!({
         "openapi": "3.1.0",
         "info": {
             "title": "gtms",
@@ -57,11 +92,12 @@ fn build() -> Value {
         "tags": tags(),
         "paths": paths,
         "components": {
-            "schemas": g.take_definitions(true),
+            "schemas": schemas,
             "responses": responses,
             "securitySchemes": security_schemes(),
         },
-    })
+    });
+    (doc, conflicts)
 }
 
 fn tags() -> Vec<Value> {
@@ -99,7 +135,7 @@ fn security(auth: Auth) -> Option<Value> {
     Some(schemes.iter().map(|s| json!({ *s: [] })).collect())
 }
 
-fn operation(g: &mut SchemaGenerator, route: &Route, errors: &[u16]) -> Value {
+fn operation(g: &mut Generators, route: &Route, errors: &[u16]) -> Value {
     let mut op = Map::new();
     op.insert("operationId".into(), json!(route.operation_id));
     op.insert("summary".into(), json!(route.summary));
@@ -110,12 +146,12 @@ fn operation(g: &mut SchemaGenerator, route: &Route, errors: &[u16]) -> Value {
     if let Some(sec) = security(route.auth) {
         op.insert("security".into(), sec);
     }
-    let params = parameters(g, route);
+    let params = parameters(&mut g.input, route);
     if !params.is_empty() {
         op.insert("parameters".into(), Value::Array(params));
     }
     if let Some(body) = route.body {
-        let schema = body(g).to_value();
+        let schema = body(&mut g.input).to_value();
         op.insert(
             "requestBody".into(),
             json!({ "required": true, "content": { "application/json": { "schema": schema } } }),
@@ -123,7 +159,7 @@ fn operation(g: &mut SchemaGenerator, route: &Route, errors: &[u16]) -> Value {
     }
     let mut responses = Map::new();
     for status in route.success {
-        responses.insert(status.to_string(), success(g, route, *status));
+        responses.insert(status.to_string(), success(&mut g.output, route, *status));
     }
     if let Content::File(..) = route.content {
         responses.insert("304".into(), json!({ "description": "Not modified (If-None-Match matched the ETag)" }));
@@ -206,9 +242,9 @@ fn path_param_schema(name: &str) -> Value {
     match name {
         "slug" => json!({ "type": "string", "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$", "maxLength": 80 }),
         "view" => json!({ "type": "string", "enum": crate::metrics::VIEWS }),
-        "scope" => {
-            json!({ "type": "string", "description": "org, team:<id> or worker:<id> (percent-encode the colon)" })
-        }
+        "scope" => json!({ "type": "string", "pattern": crate::domain::SCOPE_PATTERN }),
+        "key" => json!({ "type": "string", "pattern": crate::domain::KEY_PATTERN }),
+        "workerId" => json!({ "type": "string", "pattern": crate::domain::ID_PATTERN }),
         _ => json!({ "type": "string", "minLength": 1 }),
     }
 }
@@ -247,6 +283,11 @@ mod tests {
         if let Ok(path) = std::env::var("GTMS_DUMP_OPENAPI") {
             std::fs::write(path, serde_json::to_string_pretty(doc).unwrap_or_default()).ok();
         }
+    }
+
+    #[test]
+    fn input_and_output_forms_of_a_component_agree() {
+        assert_eq!(build_checked().1, Vec::<String>::new());
     }
 
     #[test]

@@ -1,0 +1,86 @@
+//! schemathesis against the real binary: every operation of `/api/openapi.json` (but the
+//! WebSocket and the MCP transport, see docs/operations.md) with an admin token and an API
+//! key, all checks: no 5xx, every status, content type, header and body as the document says
+//! (the error envelope on every non-2xx), schema-invalid input refused, schema-valid input
+//! accepted. The example count is bounded so the run fits CI; the seed is fixed (override
+//! with `GTMS_ST_SEED`, and the count with `GTMS_ST_EXAMPLES`).
+
+use std::process::Command;
+
+use crate::helpers::{Binary, gtms};
+
+const DEFAULT_EXAMPLES: &str = "25";
+const DEFAULT_SEED: &str = "20261123";
+
+fn schemathesis() -> Command {
+    let mut cmd = Command::new("st");
+    cmd.env("NO_COLOR", "1").env("PYTHONIOENCODING", "utf-8");
+    cmd
+}
+
+#[test]
+fn schemathesis_finds_no_server_error_and_no_answer_that_breaks_the_document() {
+    let installed = schemathesis().arg("--version").output().is_ok_and(|o| o.status.success());
+    assert!(installed, "the schemathesis CLI `st` is missing: run `make deps` (tests/deps/install.sh)");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let data = dir.path().join("gtms.redb");
+    let limits = [
+        ("GTMS_API_RATE_LIMIT", "10000000"),
+        ("GTMS_AUTH_RATE_LIMIT", "10000000"),
+        ("GTMS_ENRICH_RATE_LIMIT", "10000000"),
+        ("GTMS_FAILED_AUTH_PER_IP", "10000000"),
+        ("GTMS_FAILED_AUTH_PER_CREDENTIAL", "10000000"),
+    ];
+    let server = Binary::serve_with_env(&data, &[], &limits);
+    server.wait_for_log("invite code ");
+    let log = server.log();
+    let code = log.split("invite code ").nth(1).and_then(|r| r.split_whitespace().next()).expect("invite code");
+    let token = login(&server.base, code);
+    let key = api_key(&data);
+
+    let examples = std::env::var("GTMS_ST_EXAMPLES").unwrap_or_else(|_| DEFAULT_EXAMPLES.into());
+    let seed = std::env::var("GTMS_ST_SEED").unwrap_or_else(|_| DEFAULT_SEED.into());
+    let config = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/api/schemathesis.toml");
+    let output = schemathesis()
+        .current_dir(dir.path())
+        .env("GTMS_ST_API_KEY", &key)
+        .arg("--config-file")
+        .arg(&config)
+        .args(["run", &format!("{}/api/openapi.json", server.base), "--checks", "all"])
+        .args(["-H", &format!("Authorization: Bearer {token}")])
+        .args(["--exclude-path-regex", "^/(mcp|ws)$"])
+        .args(["--max-examples", &examples, "--seed", &seed, "--workers", "2"])
+        .args(["--generation-database", "none", "--request-timeout", "10"])
+        .output()
+        .expect("run st");
+    let report = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "schemathesis found problems (seed {seed}):\n{report}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(report.contains("passed"), "{report}");
+    server.terminate();
+}
+
+fn login(base: &str, code: &str) -> String {
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
+    runtime.block_on(async {
+        let res = reqwest::Client::new()
+            .post(format!("{base}/auth/login"))
+            .json(&serde_json::json!({ "inviteCode": code }))
+            .send()
+            .await
+            .expect("login");
+        let body: serde_json::Value = res.json().await.expect("json");
+        body["token"].as_str().expect("token").to_owned()
+    })
+}
+
+/// A `gtms_` key for `/v1/enrich`, issued with the CLI through the running server.
+fn api_key(data: &std::path::Path) -> String {
+    let out = gtms().args(["keys", "create", "--tenant", "fuzz", "--data"]).arg(data).output().expect("keys create");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    text.split_whitespace().find(|w| w.starts_with("gtms_")).expect("a printed key").to_owned()
+}
