@@ -12,6 +12,7 @@ mod slug;
 mod tenant;
 mod ticker;
 mod values;
+mod words;
 
 pub use deal::{ChampionStatus, DealType, Stage};
 pub use domain_name::{DomainError, DomainName};
@@ -23,3 +24,4 @@ pub use slug::{Slug, SlugError};
 pub use tenant::{Tenant, TenantError};
 pub use ticker::{Ticker, TickerError};
 pub use values::{CalendarDate, DateError, Percent, PercentError, rfc3339_ms};
+pub use words::search_words;

@@ -12,7 +12,7 @@ use super::compress::{DEFAULT_BUDGET_TOKENS, entry_tokens};
 use super::entry::{MemoryEntry, iso_ms};
 use crate::brain::demo::words;
 use crate::domain::MemoryScope;
-use crate::store::{MemoryRecord, Store};
+use crate::store::{MemoryRecord, ScopeFilter, Store};
 
 /// Entries untouched this long count as stale in the health report.
 pub const STALE_AFTER_MS: i64 = 30 * 24 * 60 * 60 * 1000;
@@ -113,22 +113,14 @@ pub async fn search(store: &Store, q: &str, scope: Option<&str>) -> Result<Searc
             "q: give 1-{MAX_QUERY_CHARS} characters with at least one word of three or more letters"
         )));
     }
-    let records = match &scope {
-        Some(s) => store.memory_scope(&s.to_string()).await?,
-        None => store.memory_all().await?,
-    };
-    let mut hits: Vec<(usize, &MemoryRecord)> = records
-        .iter()
-        .map(|r| {
-            let text = format!("{} {} {}", r.key.replace(['.', '_', '-', ':'], " "), r.value, r.tags.join(" "));
-            (words(&text).intersection(&asked).count(), r)
-        })
-        .filter(|(score, _)| *score > 0)
-        .collect();
-    hits.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.updated_at.cmp(&a.1.updated_at)).then(a.1.key.cmp(&b.1.key)));
-    let total = hits.len();
-    let results = hits.into_iter().take(MAX_HITS).map(|(score, r)| SearchHit { entry: r.into(), score }).collect();
-    Ok(SearchResults { query: q.to_owned(), scope: scope.map(|s| s.to_string()), results, total })
+    let scope_name = scope.as_ref().map(MemoryScope::to_string);
+    let filter = scope_name.as_deref().map_or(ScopeFilter::Any, ScopeFilter::Exact);
+    let (total, hits) = store.memory_index().search(&asked, filter, MAX_HITS);
+    let scores: Vec<usize> = hits.iter().map(|(score, _)| *score).collect();
+    let records = store.memory_entries(hits.into_iter().map(|(_, e)| (e.scope, e.key)).collect()).await?;
+    let found = records.iter().zip(scores).filter_map(|(r, score)| Some((r.as_ref()?, score)));
+    let results = found.map(|(r, score)| SearchHit { entry: r.into(), score }).collect();
+    Ok(SearchResults { query: q.to_owned(), scope: scope_name, results, total })
 }
 
 #[derive(Debug, Clone, Serialize, JsonSchema)]
