@@ -31,7 +31,7 @@
 //!   - `limits`    — fixed-window rate limiting (windows saved in redb across restarts) and the one injected `Clock`
 //!   - `backup`    — verified online/offline backups, offline restore, scheduled backups with retention
 //! - foundations
-//!   - `store`     — the redb file: tables, versioned bincode records, one file per entity
+//!   - `store`     — the redb file: tables, versioned bincode records, one file per entity, the memory word index
 //!   - `domain`    — newtypes and rules (receipts, slugs, tickers, roles, stages); no deps on us
 //!   - `error`     — `ErrorKind` and `ServiceError`: the one error vocabulary faces map once
 //!   - `events`    — the in-process broadcast bus behind `/ws`

@@ -15,15 +15,20 @@ use super::{Llm, ModelError, TaskType};
 use crate::auth::Principal;
 use crate::companies::card::Card;
 use crate::companies::directory::Directory;
-use crate::domain::{MemoryScope, TeamId, Ticker};
+use crate::domain::{TeamId, Ticker};
 use crate::error::{ErrorKind, ServiceError};
-use crate::store::{ChatRecord, MemoryRecord, SUMMARY_ROLE, Store, StoreError};
+use crate::store::{ChatRecord, IndexedEntry, MemoryRecord, SUMMARY_ROLE, ScopeFilter, Store, StoreError};
 
 pub const MAX_MESSAGE_BYTES: usize = 8 * 1024;
 pub const HISTORY_LIMIT: usize = 500;
 const HISTORY_BUDGET_TOKENS: u64 = 3000;
 const MAX_OUTPUT_TOKENS: u32 = 1024;
 const WORKER_HITS: usize = 5;
+/// Org and team memory offered to the model per question (pinned, relevant, then newest).
+pub const ORG_BUDGET_TOKENS: u64 = 1_500;
+pub const TEAM_BUDGET_TOKENS: u64 = 1_000;
+/// Characters of a memory value shown in the context (as `context` clips it).
+const VALUE_CHARS: usize = 400;
 const SUMMARY_MAX_BYTES: usize = 16 * 1024;
 
 #[derive(Debug, thiserror::Error)]
@@ -133,15 +138,31 @@ pub fn named_company<'d>(directory: &'d Directory, question: &str) -> Option<&'d
     pairs.chain(singles).find_map(|s| directory.by_slug(&s).and_then(|c| c.card.as_deref()))
 }
 
-async fn relevant_worker_memory(store: &Store, question: &str) -> Vec<MemoryRecord> {
-    let Ok(results) = crate::memory::search(store, &clip(question, 190), None).await else { return Vec::new() };
-    let mut out = Vec::new();
-    for hit in results.results.into_iter().filter(|h| h.entry.scope.starts_with("worker:")).take(WORKER_HITS) {
-        if let Ok(Some(r)) = store.memory_entry(&hit.entry.scope, &hit.entry.key).await {
-            out.push(r);
-        }
+/// Estimated tokens of an entry's context line (its value is clipped there).
+fn line_tokens(e: &IndexedEntry) -> u64 {
+    let chars = e.value_chars.min(VALUE_CHARS) + 2 * e.key.len() + e.scope.len() + 24;
+    (chars as u64).div_ceil(4)
+}
+
+/// The entries of the question's context, found through the memory index (never a scan):
+/// org and team memory each within a token budget, and the best worker matches.
+async fn context_memory(
+    store: &Store,
+    question: &str,
+    team: Option<&TeamId>,
+) -> Result<[Vec<MemoryRecord>; 3], StoreError> {
+    let asked = crate::domain::search_words(question);
+    let index = store.memory_index();
+    let org = index.pick("org", &asked, ORG_BUDGET_TOKENS, line_tokens);
+    let team = team.map(|t| index.pick(&t.scope().to_string(), &asked, TEAM_BUDGET_TOKENS, line_tokens));
+    let (_, workers) = index.search_distinctive(&asked, ScopeFilter::Prefix("worker:"), WORKER_HITS);
+    let mut out: [Vec<MemoryRecord>; 3] = Default::default();
+    let groups = [org, team.unwrap_or_default(), workers.into_iter().map(|(_, e)| e).collect()];
+    for (slot, entries) in out.iter_mut().zip(groups) {
+        let addresses = entries.into_iter().map(|e| (e.scope, e.key)).collect();
+        *slot = store.memory_entries(addresses).await?.into_iter().flatten().collect();
     }
-    out
+    Ok(out)
 }
 
 /// One chat turn for `principal`.
@@ -160,13 +181,7 @@ pub async fn chat(
         return Err(BrainError::Empty);
     }
     let (_, history) = store.chat_thread(&principal.sub).await?;
-    let org = store.memory_scope(&MemoryScope::Org.to_string()).await?;
-    let team_scope = principal.team.as_ref().map(TeamId::scope);
-    let team = match &team_scope {
-        Some(scope) => store.memory_scope(&scope.to_string()).await?,
-        None => Vec::new(),
-    };
-    let workers = relevant_worker_memory(store, message).await;
+    let [org, team, workers] = context_memory(store, message, principal.team.as_ref()).await?;
     let input = ContextInput {
         question: message,
         history: &history,

@@ -35,7 +35,7 @@ impl LanguageModel for DemoModel {
 }
 
 pub fn words(text: &str) -> HashSet<String> {
-    text.split(|c: char| !c.is_alphanumeric()).filter(|w| w.chars().count() > 2).map(str::to_lowercase).collect()
+    crate::domain::search_words(text)
 }
 
 fn answer(request: &ModelRequest) -> String {

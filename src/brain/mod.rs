@@ -6,6 +6,8 @@
 //! Knows nothing of HTTP; never logs an API key.
 
 pub mod anthropic;
+#[cfg(test)]
+mod budget_test;
 pub mod chat;
 pub mod context;
 pub mod demo;

@@ -12,6 +12,7 @@ mod slug;
 mod tenant;
 mod ticker;
 mod values;
+mod words;
 mod workflow;
 
 pub use deal::{ChampionStatus, DealType, Stage};
@@ -26,4 +27,5 @@ pub use slug::{Slug, SlugError};
 pub use tenant::{Tenant, TenantError};
 pub use ticker::{Ticker, TickerError};
 pub use values::{CalendarDate, DateError, Percent, PercentError, rfc3339_ms, whole_number, whole_number_opt};
+pub use words::search_words;
 pub use workflow::{Decision, Priority, StepStatus, WorkflowStatus, WorkflowType};

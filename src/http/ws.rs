@@ -99,5 +99,7 @@ async fn serve(socket: WebSocket, principal: Principal, events: Events) {
             }
         }
     }
-    let _ = tx.close().await;
+    // Leave the bus first; a client that stopped reading must not hold the close either.
+    drop(rx);
+    let _ = tokio::time::timeout(SEND_TIMEOUT, tx.close()).await;
 }

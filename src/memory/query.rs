@@ -12,7 +12,7 @@ use super::compress::{DEFAULT_BUDGET_TOKENS, entry_tokens};
 use super::entry::{MemoryEntry, iso_ms};
 use crate::brain::demo::words;
 use crate::domain::MemoryScope;
-use crate::store::{MemoryRecord, Store};
+use crate::store::{MemoryRecord, ScopeFilter, Store};
 
 /// Entries untouched this long count as stale in the health report.
 pub const STALE_AFTER_MS: i64 = 30 * 24 * 60 * 60 * 1000;
@@ -114,22 +114,14 @@ pub async fn search(store: &Store, q: &str, scope: Option<&str>) -> Result<Searc
             "q: give 1-{MAX_QUERY_CHARS} characters with at least one word of three or more letters"
         )));
     }
-    let records = match &scope {
-        Some(s) => store.memory_scope(&s.to_string()).await?,
-        None => store.memory_all().await?,
-    };
-    let mut hits: Vec<(usize, &MemoryRecord)> = records
-        .iter()
-        .map(|r| {
-            let text = format!("{} {} {}", r.key.replace(['.', '_', '-', ':'], " "), r.value, r.tags.join(" "));
-            (words(&text).intersection(&asked).count(), r)
-        })
-        .filter(|(score, _)| *score > 0)
-        .collect();
-    hits.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.updated_at.cmp(&a.1.updated_at)).then(a.1.key.cmp(&b.1.key)));
-    let total = hits.len();
-    let results = hits.into_iter().take(MAX_HITS).map(|(score, r)| SearchHit { entry: r.into(), score }).collect();
-    Ok(SearchResults { query: q.to_owned(), scope: scope.map(|s| s.to_string()), results, total })
+    let scope_name = scope.as_ref().map(MemoryScope::to_string);
+    let filter = scope_name.as_deref().map_or(ScopeFilter::Any, ScopeFilter::Exact);
+    let (total, hits) = store.memory_index().search(&asked, filter, MAX_HITS);
+    let scores: Vec<usize> = hits.iter().map(|(score, _)| *score).collect();
+    let records = store.memory_entries(hits.into_iter().map(|(_, e)| (e.scope, e.key)).collect()).await?;
+    let found = records.iter().zip(scores).filter_map(|(r, score)| Some((r.as_ref()?, score)));
+    let results = found.map(|(r, score)| SearchHit { entry: r.into(), score }).collect();
+    Ok(SearchResults { query: q.to_owned(), scope: scope_name, results, total })
 }
 
 #[derive(Debug, Clone, Serialize, JsonSchema)]
@@ -221,4 +213,71 @@ pub async fn worker_entry_counts(store: &Store) -> Result<BTreeMap<String, usize
         }
     }
     Ok(counts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::{FoldPlan, MemoryWrite};
+
+    fn write(scope: &str, key: &str, pinned: bool) -> MemoryWrite {
+        MemoryWrite {
+            scope: scope.into(),
+            key: key.into(),
+            value: format!("value of {key}"),
+            pinned: Some(pinned),
+            tags: None,
+            if_version: None,
+            author: "t".into(),
+            now_ms: 1_000,
+        }
+    }
+
+    async fn store_with(writes: &[(&str, &str, bool)]) -> (tempfile::TempDir, Store) {
+        let dir = tempfile::tempdir().expect("dir");
+        let store = Store::open(&dir.path().join("m.redb")).expect("open");
+        for (scope, key, pinned) in writes {
+            store.write_memory(write(scope, key, *pinned)).await.expect("write");
+        }
+        (dir, store)
+    }
+
+    #[tokio::test]
+    async fn worker_memory_counts_only_that_workers_live_entries() {
+        let (_dir, store) = store_with(&[
+            ("worker:sdr", "a", true),
+            ("worker:sdr", "b", false),
+            ("worker:sdr", "c", false),
+            ("worker:sdr-2", "a", true),
+            ("team:sdr", "a", true),
+            ("org", "a", true),
+        ])
+        .await;
+        let sdr = worker_memory(&store, "sdr").await.expect("sdr");
+        assert_eq!(sdr, WorkerMemory { pinned_facts: 1, total_entries: 3, last_compression: None });
+        let empty = worker_memory(&store, "nobody").await.expect("an unknown worker has empty memory");
+        assert_eq!(empty, WorkerMemory { pinned_facts: 0, total_entries: 0, last_compression: None });
+        assert!(matches!(worker_memory(&store, "Bad/Id").await, Err(MemoryError::Address(_))), "ids are parsed");
+
+        let counts = worker_entry_counts(&store).await.expect("counts");
+        assert_eq!(counts.into_iter().collect::<Vec<_>>(), [("sdr".to_owned(), 3), ("sdr-2".to_owned(), 1)]);
+    }
+
+    #[tokio::test]
+    async fn worker_memory_reports_the_last_compression_and_what_stays_live() {
+        let (_dir, store) = store_with(&[("worker:w", "old", false), ("worker:w", "keep", true)]).await;
+        let plan = FoldPlan {
+            worker: "w".into(),
+            scope: "worker:w".into(),
+            fold: vec![("old".into(), 1)],
+            summary_key: "summary-1".into(),
+            summary_value: "old things".into(),
+            author: "t".into(),
+            now_ms: 1_700_000_000_000,
+        };
+        store.fold_memory(plan).await.expect("fold");
+        let w = worker_memory(&store, "w").await.expect("w");
+        assert_eq!((w.pinned_facts, w.total_entries), (1, 2), "the summary replaced the folded entry");
+        assert_eq!(w.last_compression.as_deref(), Some("2023-11-14T22:13:20.000Z"));
+    }
 }

@@ -20,6 +20,9 @@ pub(crate) type Apply<Op, Out> = fn(&WriteTransaction, Op) -> Result<Out, StoreE
 
 type Waiter<Out> = oneshot::Sender<Result<Out, StoreError>>;
 
+/// Sees each outcome of a committed batch before its writer is answered (secondary indexes).
+pub(crate) type Committed<Out> = Box<dyn Fn(&Out) + Send + Sync>;
+
 struct Queue<Op, Out> {
     pending: Vec<(Op, Waiter<Out>)>,
     committing: bool,
@@ -28,11 +31,12 @@ struct Queue<Op, Out> {
 pub(crate) struct GroupCommit<Op, Out> {
     queue: Mutex<Queue<Op, Out>>,
     apply: Apply<Op, Out>,
+    committed: Committed<Out>,
 }
 
 impl<Op: Send + 'static, Out: Send + 'static> GroupCommit<Op, Out> {
-    pub(crate) fn new(apply: Apply<Op, Out>) -> Self {
-        Self { queue: Mutex::new(Queue { pending: Vec::new(), committing: false }), apply }
+    pub(crate) fn new(apply: Apply<Op, Out>, committed: Committed<Out>) -> Self {
+        Self { queue: Mutex::new(Queue { pending: Vec::new(), committing: false }), apply, committed }
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Queue<Op, Out>> {
@@ -68,6 +72,7 @@ impl<Op: Send + 'static, Out: Send + 'static> GroupCommit<Op, Out> {
             match self.commit(db, ops) {
                 Ok(outs) => {
                     for (waiter, out) in waiters.into_iter().zip(outs) {
+                        (self.committed)(&out);
                         let _ = waiter.send(Ok(out));
                     }
                 }

@@ -11,6 +11,7 @@ use redb::{ReadableDatabase, ReadableTable, WriteTransaction};
 use serde::{Deserialize, Serialize};
 
 use super::group_commit::GroupCommit;
+use super::memory_index::MemoryIndex;
 use super::tables::{MEMORY, MEMORY_ARCHIVE, MEMORY_COMPRESSIONS, MEMORY_VERSIONS, RecordTable};
 use super::{Store, StoreError, codec};
 
@@ -90,9 +91,10 @@ pub enum MemoryOp {
 
 pub(crate) struct MemoryLog(Arc<GroupCommit<MemoryOp, MemoryOutcome>>);
 
-impl Default for MemoryLog {
-    fn default() -> Self {
-        Self(Arc::new(GroupCommit::new(apply)))
+impl MemoryLog {
+    /// Every committed outcome also updates `index`.
+    pub(crate) fn new(index: Arc<MemoryIndex>) -> Self {
+        Self(Arc::new(GroupCommit::new(apply, Box::new(move |out| index.apply(out)))))
     }
 }
 
@@ -221,6 +223,11 @@ fn apply_fold(txn: &WriteTransaction, p: FoldPlan) -> Result<MemoryOutcome, Stor
     Ok(MemoryOutcome::Folded { summary, folded })
 }
 
+/// Every live entry, read once to build the word index when the store opens.
+pub(crate) fn build_index(db: &redb::Database) -> Result<MemoryIndex, StoreError> {
+    Ok(MemoryIndex::build(read_range(db, MEMORY, None)?))
+}
+
 fn read_range(
     db: &redb::Database,
     table: RecordTable,
@@ -262,6 +269,31 @@ impl Store {
     pub async fn memory_scope(&self, scope: &str) -> Result<Vec<MemoryRecord>, StoreError> {
         let range = prefix_range(scope);
         self.blocking(move |db| read_range(db, MEMORY, Some(range))).await
+    }
+
+    /// Live entries by address (`(scope, key)`), in the order asked (`None`: not live).
+    pub async fn memory_entries(
+        &self,
+        addresses: Vec<(String, String)>,
+    ) -> Result<Vec<Option<MemoryRecord>>, StoreError> {
+        self.blocking(move |db| {
+            let txn = db.begin_read()?;
+            let table = txn.open_table(MEMORY)?;
+            let mut out = Vec::with_capacity(addresses.len());
+            for (scope, key) in &addresses {
+                out.push(match table.get(live_key(scope, key).as_str())? {
+                    Some(v) => Some(codec::decode(v.value())?),
+                    None => None,
+                });
+            }
+            Ok(out)
+        })
+        .await
+    }
+
+    /// The word index over the live entries.
+    pub fn memory_index(&self) -> &MemoryIndex {
+        &self.memory_index
     }
 
     /// Every live entry, ordered by scope then key.

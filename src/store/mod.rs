@@ -11,6 +11,7 @@ pub(crate) mod codec;
 mod group_commit;
 mod invites;
 mod memory;
+mod memory_index;
 mod meta;
 #[cfg(test)]
 mod migrations_test;
@@ -31,6 +32,7 @@ pub use brain::{ChatRecord, ModelCall, SUMMARY_ROLE, Summarize, ThreadRecord};
 pub use codec::{CodecError, SCHEMA_VERSION};
 pub use invites::InviteRecord;
 pub use memory::{CompressionRecord, FoldPlan, MemoryOutcome, MemoryRecord, MemoryWrite, VersionState};
+pub use memory_index::{IndexedEntry, MemoryIndex, ScopeFilter};
 pub use meta::BootRecord;
 pub use rate_windows::{RateWindowCount, RateWindowsRecord};
 pub use rollups::{JOB_RUNS_KEPT, JobRun, Rollup};
@@ -70,6 +72,13 @@ macro_rules! from_redb {
 }
 from_redb!(redb::TransactionError, redb::TableError, redb::StorageError, redb::CommitError, redb::DatabaseError);
 
+fn create_tables(db: &Database) -> Result<(), StoreError> {
+    let txn = db.begin_write()?;
+    tables::create_all(&txn)?;
+    txn.commit()?;
+    Ok(())
+}
+
 /// Cheap to clone; all clones share one open database.
 #[derive(Clone)]
 pub struct Store {
@@ -82,6 +91,8 @@ pub struct Store {
     memory_log: Arc<memory::MemoryLog>,
     /// Batches concurrent workflow transitions into one commit.
     workflow_log: Arc<workflows::WorkflowLog>,
+    /// Word index over the live memory entries, kept current by `memory_log`.
+    memory_index: Arc<MemoryIndex>,
 }
 
 impl Store {
@@ -92,15 +103,16 @@ impl Store {
             redb::DatabaseError::DatabaseAlreadyOpen => StoreError::AlreadyInUse(path.to_owned()),
             source => StoreError::Open { path: path.to_owned(), source },
         })?;
-        let store = Self {
+        create_tables(&db)?;
+        let memory_index = Arc::new(memory::build_index(&db)?);
+        Ok(Self {
             db: Arc::new(db),
             path: path.to_owned(),
             events: crate::events::Events::new(),
-            memory_log: Arc::default(),
+            memory_log: Arc::new(memory::MemoryLog::new(Arc::clone(&memory_index))),
+            memory_index,
             workflow_log: Arc::default(),
-        };
-        store.create_tables()?;
-        Ok(store)
+        })
     }
 
     pub fn path(&self) -> &Path {
@@ -110,13 +122,6 @@ impl Store {
     /// The in-process event bus (`/ws`).
     pub fn events(&self) -> &crate::events::Events {
         &self.events
-    }
-
-    fn create_tables(&self) -> Result<(), StoreError> {
-        let txn = self.db.begin_write()?;
-        tables::create_all(&txn)?;
-        txn.commit()?;
-        Ok(())
     }
 
     /// Runs `f` against the database on the blocking pool.

@@ -128,7 +128,7 @@ pub(crate) struct WorkflowLog(Arc<GroupCommit<WorkflowWrite, WorkflowOutcome>>);
 
 impl Default for WorkflowLog {
     fn default() -> Self {
-        Self(Arc::new(GroupCommit::new(apply_write)))
+        Self(Arc::new(GroupCommit::new(apply_write, Box::new(|_| {}))))
     }
 }
 

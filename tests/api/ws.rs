@@ -148,3 +148,49 @@ async fn workflow_transitions_and_approvals_are_announced() {
     assert!(done.get("params").is_none() && done.get("result").is_none(), "events carry ids and statuses only");
     app.stop().await;
 }
+
+/// Polls `condition` until it holds or the deadline passes.
+async fn eventually(what: &str, mut condition: impl FnMut() -> bool) {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    while !condition() {
+        assert!(tokio::time::Instant::now() < deadline, "{what} did not happen within the deadline");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_never_reads_is_closed_while_the_others_keep_their_events() {
+    let app = app().await;
+    let token = app.token(Role::Viewer).await;
+    let url = ws_url(&app, &format!("?token={token}"));
+    let (mut slow, _) = tokio_tungstenite::connect_async(url.as_str()).await.expect("slow client");
+    assert_eq!(next_json(&mut slow).await["type"], "connected");
+    let (mut fast, _) = tokio_tungstenite::connect_async(url.as_str()).await.expect("fast client");
+    assert_eq!(next_json(&mut fast).await["type"], "connected");
+    let events = app.state().events().clone();
+    eventually("both subscribed", || events.subscribers() == 2).await;
+
+    // 64 KiB events in batches the bus holds (< CAPACITY); the fast client reads each batch,
+    // the slow one reads nothing, so its socket buffers fill and its sends block.
+    let pad = "x".repeat(64 * 1024);
+    for batch in 0..8 {
+        for i in 0..100 {
+            events.publish("test.flood", json!({ "batch": batch, "i": i, "pad": pad }));
+        }
+        loop {
+            let m = next_json(&mut fast).await;
+            if m["data"]["batch"] == batch && m["data"]["i"] == 99 {
+                break;
+            }
+        }
+    }
+    eventually("the slow client left the bus", || events.subscribers() == 1).await;
+
+    let admin = app.token(Role::Admin).await;
+    let res = write(&app, &admin, json!({ "scope": "org", "key": "after-flood", "value": "still here" })).await;
+    assert_eq!(res.status(), 201);
+    let written = expect_event(&mut fast, "memory.written").await;
+    assert_eq!(written["key"], "after-flood", "the other client still gets events");
+    drop(slow);
+    app.stop().await;
+}

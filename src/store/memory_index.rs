@@ -1,0 +1,301 @@
+//! An in-memory word index over the live memory entries, so search and the Brain's context
+//! never scan every entry. Built once when the store opens (one pass over `MEMORY`) and kept
+//! current by the memory group commit: each committed batch updates the index before any
+//! writer of the batch is answered, so a write acknowledged is a write findable. The index
+//! holds addresses and small figures only; records are read from redb by key.
+//! Words are `domain::search_words` (three letters or more, lowercase).
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::sync::RwLock;
+
+use super::memory::{MemoryOutcome, MemoryRecord};
+use crate::domain::search_words;
+
+/// What the index knows of one live entry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IndexedEntry {
+    pub scope: String,
+    pub key: String,
+    pub version: u64,
+    pub pinned: bool,
+    /// Unix milliseconds.
+    pub updated_at: i64,
+    /// Characters of the value.
+    pub value_chars: usize,
+}
+
+/// Which scopes a search looks in.
+#[derive(Debug, Clone, Copy)]
+pub enum ScopeFilter<'a> {
+    Any,
+    Exact(&'a str),
+    /// Scopes starting with this (e.g. `worker:`).
+    Prefix(&'a str),
+}
+
+impl ScopeFilter<'_> {
+    fn admits(&self, scope: &str) -> bool {
+        match self {
+            ScopeFilter::Any => true,
+            ScopeFilter::Exact(s) => scope == *s,
+            ScopeFilter::Prefix(p) => scope.starts_with(p),
+        }
+    }
+}
+
+const COMMON_SHARE: usize = 20;
+const COMMON_FLOOR: usize = 1_000;
+
+#[derive(Default)]
+struct Inner {
+    ids: HashMap<String, u32>,
+    entries: Vec<Option<(IndexedEntry, Box<[String]>)>>,
+    free: Vec<u32>,
+    postings: HashMap<String, HashSet<u32>>,
+    /// Per scope: (pinned, updated_at, id), so the pinned and newest come last.
+    by_scope: HashMap<String, BTreeSet<(bool, i64, u32)>>,
+}
+
+#[derive(Default)]
+pub struct MemoryIndex(RwLock<Inner>);
+
+fn live_key(scope: &str, key: &str) -> String {
+    format!("{scope}/{key}")
+}
+
+/// The words an entry is found by: its key, value and tags.
+fn entry_words(r: &MemoryRecord) -> Box<[String]> {
+    let text = format!("{} {} {}", r.key, r.value, r.tags.join(" "));
+    search_words(&text).into_iter().collect()
+}
+
+impl Inner {
+    fn remove(&mut self, live: &str) {
+        let Some(id) = self.ids.remove(live) else { return };
+        let Some((entry, words)) = self.entries.get_mut(id as usize).and_then(Option::take) else { return };
+        for w in words.iter() {
+            if let Some(set) = self.postings.get_mut(w) {
+                set.remove(&id);
+                if set.is_empty() {
+                    self.postings.remove(w);
+                }
+            }
+        }
+        if let Some(set) = self.by_scope.get_mut(&entry.scope) {
+            set.remove(&(entry.pinned, entry.updated_at, id));
+        }
+        self.free.push(id);
+    }
+
+    fn insert(&mut self, r: &MemoryRecord) {
+        let live = live_key(&r.scope, &r.key);
+        self.remove(&live);
+        let id = self.free.pop().unwrap_or(self.entries.len() as u32);
+        let words = entry_words(r);
+        for w in words.iter() {
+            self.postings.entry(w.clone()).or_default().insert(id);
+        }
+        self.by_scope.entry(r.scope.clone()).or_default().insert((r.pinned, r.updated_at, id));
+        let entry = IndexedEntry {
+            scope: r.scope.clone(),
+            key: r.key.clone(),
+            version: r.version,
+            pinned: r.pinned,
+            updated_at: r.updated_at,
+            value_chars: r.value.chars().count(),
+        };
+        match self.entries.get_mut(id as usize) {
+            Some(slot) => *slot = Some((entry, words)),
+            None => self.entries.push(Some((entry, words))),
+        }
+        self.ids.insert(live, id);
+    }
+
+    fn entry(&self, id: u32) -> Option<&IndexedEntry> {
+        self.entries.get(id as usize).and_then(Option::as_ref).map(|(e, _)| e)
+    }
+
+    /// Entry ids with how many of `asked` they contain (at least one), in `filter`. With
+    /// `distinctive`, words found in more than one entry in twenty (of at least 1,000) are
+    /// ignored: they tell nothing apart and would make a question cost a scan.
+    fn scored(&self, asked: &HashSet<String>, filter: ScopeFilter, distinctive: bool) -> Vec<(usize, u32)> {
+        let common = (self.ids.len() / COMMON_SHARE).max(COMMON_FLOOR);
+        let mut scores: HashMap<u32, usize> = HashMap::new();
+        for w in asked {
+            let postings = self.postings.get(w).filter(|p| !distinctive || p.len() <= common);
+            for id in postings.into_iter().flatten() {
+                *scores.entry(*id).or_default() += 1;
+            }
+        }
+        scores
+            .into_iter()
+            .filter(|(id, _)| self.entry(*id).is_some_and(|e| filter.admits(&e.scope)))
+            .map(|(id, score)| (score, id))
+            .collect()
+    }
+}
+
+impl MemoryIndex {
+    pub fn build(records: impl IntoIterator<Item = MemoryRecord>) -> Self {
+        let mut inner = Inner::default();
+        for r in records {
+            inner.insert(&r);
+        }
+        Self(RwLock::new(inner))
+    }
+
+    fn read(&self) -> std::sync::RwLockReadGuard<'_, Inner> {
+        self.0.read().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Applies what one committed memory operation changed.
+    pub(crate) fn apply(&self, outcome: &MemoryOutcome) {
+        let mut inner = self.0.write().unwrap_or_else(|p| p.into_inner());
+        match outcome {
+            MemoryOutcome::Written { record, .. } => inner.insert(record),
+            MemoryOutcome::Folded { summary, folded } => {
+                for key in folded {
+                    inner.remove(&live_key(&summary.scope, key));
+                }
+                inner.insert(summary);
+            }
+            MemoryOutcome::Stale { .. } | MemoryOutcome::Changed => {}
+        }
+    }
+
+    /// Live entries indexed.
+    pub fn len(&self) -> usize {
+        self.read().ids.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Entries holding words of `asked`: how many match in all, and the best `limit` (most
+    /// words matched, then most recently updated, then key).
+    pub fn search(
+        &self,
+        asked: &HashSet<String>,
+        filter: ScopeFilter,
+        limit: usize,
+    ) -> (usize, Vec<(usize, IndexedEntry)>) {
+        self.search_by(asked, filter, limit, false)
+    }
+
+    /// As `search`, ignoring words too common to tell entries apart (see `Inner::scored`);
+    /// its cost follows the rare words of the question, not the size of memory.
+    pub fn search_distinctive(
+        &self,
+        asked: &HashSet<String>,
+        filter: ScopeFilter,
+        limit: usize,
+    ) -> (usize, Vec<(usize, IndexedEntry)>) {
+        self.search_by(asked, filter, limit, true)
+    }
+
+    fn search_by(
+        &self,
+        asked: &HashSet<String>,
+        filter: ScopeFilter,
+        limit: usize,
+        distinctive: bool,
+    ) -> (usize, Vec<(usize, IndexedEntry)>) {
+        let inner = self.read();
+        let mut hits: Vec<(usize, &IndexedEntry)> = inner
+            .scored(asked, filter, distinctive)
+            .into_iter()
+            .filter_map(|(s, id)| Some((s, inner.entry(id)?)))
+            .collect();
+        let total = hits.len();
+        hits.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.updated_at.cmp(&a.1.updated_at)).then(a.1.key.cmp(&b.1.key)));
+        (total, hits.into_iter().take(limit).map(|(s, e)| (s, e.clone())).collect())
+    }
+
+    /// Entries of one scope for a context of at most `budget` (in the caller's cost units):
+    /// pinned entries first (newest first), then those sharing words with `asked` (best
+    /// first, distinctive words only), then the newest; an entry whose cost does not fit is
+    /// skipped.
+    pub fn pick(
+        &self,
+        scope: &str,
+        asked: &HashSet<String>,
+        budget: u64,
+        cost: impl Fn(&IndexedEntry) -> u64,
+    ) -> Vec<IndexedEntry> {
+        let inner = self.read();
+        let Some(in_scope) = inner.by_scope.get(scope) else { return Vec::new() };
+        let pinned = in_scope.iter().rev().take_while(|(p, _, _)| *p).map(|(_, _, id)| *id);
+        let mut relevant = inner.scored(asked, ScopeFilter::Exact(scope), true);
+        relevant.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)));
+        let newest = in_scope.iter().rev().map(|(_, _, id)| *id);
+        let (mut picked, mut seen, mut used) = (Vec::new(), HashSet::new(), 0u64);
+        for id in pinned.chain(relevant.into_iter().map(|(_, id)| id)).chain(newest) {
+            if used >= budget {
+                break;
+            }
+            let Some(entry) = inner.entry(id).filter(|_| seen.insert(id)) else { continue };
+            let c = cost(entry);
+            if used + c <= budget {
+                used += c;
+                picked.push(entry.clone());
+            }
+        }
+        picked
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(scope: &str, key: &str, value: &str, pinned: bool, at: i64) -> MemoryRecord {
+        MemoryRecord {
+            scope: scope.into(),
+            key: key.into(),
+            value: value.into(),
+            pinned,
+            tags: vec!["tagged".into()],
+            version: 1,
+            created_at: at,
+            updated_at: at,
+            author: "t".into(),
+        }
+    }
+
+    #[test]
+    fn writes_and_folds_keep_the_index_current() {
+        let index = MemoryIndex::build([record("org", "icp", "mid-market banks", false, 1)]);
+        let asked = search_words("which banks?");
+        assert_eq!(index.search(&asked, ScopeFilter::Any, 10).0, 1);
+        let newer = MemoryRecord { value: "hospitals".into(), version: 2, ..record("org", "icp", "", false, 2) };
+        index.apply(&MemoryOutcome::Written { record: newer, created: false });
+        assert_eq!(index.search(&asked, ScopeFilter::Any, 10).0, 0, "the old words are gone");
+        let (_, hits) = index.search(&search_words("hospitals tagged"), ScopeFilter::Exact("org"), 10);
+        assert_eq!(hits.iter().map(|(s, e)| (*s, e.version)).collect::<Vec<_>>(), [(2, 2)]);
+
+        index.apply(&MemoryOutcome::Written { record: record("worker:a", "n1", "banks", false, 3), created: true });
+        let summary = record("worker:a", "summary", "folded banks", false, 4);
+        index.apply(&MemoryOutcome::Folded { summary, folded: vec!["n1".into()] });
+        let (total, hits) = index.search(&asked, ScopeFilter::Prefix("worker:"), 10);
+        assert_eq!((total, hits[0].1.key.as_str()), (1, "summary"));
+        assert_eq!(index.len(), 2);
+    }
+
+    #[test]
+    fn a_pick_takes_pinned_then_relevant_then_newest_within_the_budget() {
+        let index = MemoryIndex::build([
+            record("org", "old", "nothing related", false, 1),
+            record("org", "newest", "nothing related", false, 9),
+            record("org", "rule", "always pinned", true, 2),
+            record("org", "pricing", "pricing objections answer", false, 3),
+            record("team:x", "pricing", "another scope", false, 10),
+        ]);
+        let keys = |budget| -> Vec<String> {
+            index.pick("org", &search_words("pricing objections?"), budget, |_| 1).into_iter().map(|e| e.key).collect()
+        };
+        assert_eq!(keys(3), ["rule", "pricing", "newest"]);
+        assert_eq!(keys(10), ["rule", "pricing", "newest", "old"]);
+        assert!(index.pick("team:none", &HashSet::new(), 10, |_| 1).is_empty());
+    }
+}
