@@ -361,4 +361,14 @@ mod tests {
         let layer = Layer { jwt_secret: Some(Secret::new("super-secret-value")), ..Layer::default() };
         assert!(!format!("{layer:?}").contains("super-secret-value"));
     }
+
+    #[test]
+    fn the_metrics_token_comes_from_the_env_never_prints_and_has_a_minimum_length() {
+        let layer = Layer::from_env(env(&[("GTMS_METRICS_TOKEN", "scrape-0123456789abcdef")])).expect("layer");
+        let config = layer.validate().expect("valid");
+        assert_eq!(config.metrics_token.as_ref().map(Secret::expose), Some("scrape-0123456789abcdef"));
+        assert!(!format!("{config:?}").contains("scrape-0123456789abcdef"));
+        let short = Layer { metrics_token: Some(Secret::new("short")), ..Layer::default() };
+        assert!(short.validate().is_err());
+    }
 }

@@ -159,4 +159,21 @@ mod tests {
             assert!(serde_json::from_str::<Percent>(bad).is_err(), "{bad}");
         }
     }
+
+    #[test]
+    fn optional_whole_numbers_take_null_integers_and_integral_floats() {
+        #[derive(Debug, serde::Deserialize)]
+        struct Body {
+            #[serde(default, deserialize_with = "whole_number_opt")]
+            n: Option<u64>,
+        }
+        let n = |json: &str| serde_json::from_str::<Body>(json).map(|b| b.n).ok();
+        assert_eq!(n(r#"{"n": 3}"#), Some(Some(3)));
+        assert_eq!(n(r#"{"n": 3.0}"#), Some(Some(3)));
+        assert_eq!(n(r#"{"n": null}"#), Some(None));
+        assert_eq!(n("{}"), Some(None));
+        for bad in [r#"{"n": 3.5}"#, r#"{"n": -1}"#, r#"{"n": "3"}"#] {
+            assert_eq!(n(bad), None, "{bad}");
+        }
+    }
 }
