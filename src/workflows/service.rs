@@ -23,9 +23,9 @@ use crate::error::{ErrorKind, ServiceError};
 use crate::notify::Notifications;
 use crate::store::{Store, StoreError, WorkerRecord, WorkflowRecord};
 
-/// Longest parameter value and coordinator goal, in bytes.
-const MAX_PARAM_BYTES: usize = 1_000;
-const MAX_GOAL_BYTES: usize = 2_000;
+/// Longest parameter value (and approval comment) and coordinator goal, in characters.
+const MAX_PARAM_CHARS: usize = 1_000;
+const MAX_GOAL_CHARS: usize = 2_000;
 const TIERS: [&str; 3] = ["standard", "premium", "enterprise"];
 
 #[derive(Debug, thiserror::Error)]
@@ -61,8 +61,12 @@ impl ServiceError for WorkflowError {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct StartRequest {
+    /// One of the four startable types.
+    #[schemars(extend("enum" = ["client-onboarding", "lead-qualification", "content-generation", "ticket-resolution"]))]
     pub workflow_type: String,
+    /// The type's parameters, each a non-empty string of at most 1,000 characters.
     #[serde(default)]
+    #[schemars(extend("additionalProperties" = {"type": "string", "minLength": 1, "maxLength": 1000, "pattern": "\\S"}))]
     pub params: Map<String, Value>,
 }
 
@@ -72,6 +76,7 @@ pub struct StartRequest {
 pub struct DecideRequest {
     pub decision: Decision,
     #[serde(default)]
+    #[schemars(length(max = 1000))]
     pub comment: Option<String>,
 }
 
@@ -79,6 +84,7 @@ pub struct DecideRequest {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RunRequest {
+    #[schemars(regex(pattern = r"\S"), length(max = 2000))]
     pub goal: String,
 }
 
@@ -88,8 +94,8 @@ pub struct RunRequest {
 pub struct WorkflowFilter {
     pub worker: Option<String>,
     #[serde(rename = "type")]
-    pub kind: Option<String>,
-    pub status: Option<String>,
+    pub kind: Option<WorkflowType>,
+    pub status: Option<WorkflowStatus>,
 }
 
 /// The service; cheap to clone.
@@ -163,8 +169,8 @@ impl Workflows {
         for (name, value) in &params {
             let text =
                 value.as_str().ok_or_else(|| WorkflowError::BadInput(format!("param {name} must be a string")))?;
-            if text.trim().is_empty() || text.len() > MAX_PARAM_BYTES {
-                return Err(WorkflowError::BadInput(format!("param {name} must be 1 to {MAX_PARAM_BYTES} bytes")));
+            if text.trim().is_empty() || text.chars().count() > MAX_PARAM_CHARS {
+                return Err(WorkflowError::BadInput(format!("param {name} must be 1 to {MAX_PARAM_CHARS} characters")));
             }
         }
         let text = |name: &str| params.get(name).and_then(Value::as_str).unwrap_or_default();
@@ -188,8 +194,10 @@ impl Workflows {
     ) -> Result<RunStarted, WorkflowError> {
         principal.require(Role::Admin)?;
         let goal = request.goal.trim();
-        if goal.is_empty() || goal.len() > MAX_GOAL_BYTES {
-            return Err(WorkflowError::BadInput(format!("goal must be 1 to {MAX_GOAL_BYTES} bytes")));
+        if goal.is_empty() || goal.chars().count() > MAX_GOAL_CHARS {
+            return Err(WorkflowError::BadInput(format!(
+                "goal must be 1 to {MAX_GOAL_CHARS} characters, not only spaces"
+            )));
         }
         let params = serde_json::json!({ "goal": goal });
         let id = self.start_internal(WorkflowType::Coordinator, "coordinator", params).await?;
@@ -209,20 +217,7 @@ impl Workflows {
 
     /// Workflows, newest first, filtered by worker, type and status.
     pub async fn list(&self, filter: &WorkflowFilter) -> Result<WorkflowList, WorkflowError> {
-        let kind = match filter.kind.as_deref() {
-            Some(t) => {
-                Some(WorkflowType::parse(t).ok_or_else(|| WorkflowError::BadInput(format!("unknown type {t:?}")))?)
-            }
-            None => None,
-        };
-        let status = match filter.status.as_deref() {
-            Some(s) => Some(WorkflowStatus::parse(s).ok_or_else(|| {
-                WorkflowError::BadInput(format!(
-                    "unknown status {s:?} (running, waiting, completed, failed, cancelled)"
-                ))
-            })?),
-            None => None,
-        };
+        let (kind, status) = (filter.kind, filter.status);
         let mut all = self.engine.list().await?;
         all.retain(|w| {
             filter.worker.as_deref().is_none_or(|x| w.worker == x)
@@ -275,8 +270,8 @@ impl Workflows {
         request: DecideRequest,
     ) -> Result<DecisionReply, WorkflowError> {
         principal.require(Role::Admin)?;
-        if request.comment.as_ref().is_some_and(|c| c.len() > MAX_PARAM_BYTES) {
-            return Err(WorkflowError::BadInput(format!("comment must be at most {MAX_PARAM_BYTES} bytes")));
+        if request.comment.as_ref().is_some_and(|c| c.chars().count() > MAX_PARAM_CHARS) {
+            return Err(WorkflowError::BadInput(format!("comment must be at most {MAX_PARAM_CHARS} characters")));
         }
         let signal = ApprovalSignal {
             decision: request.decision,

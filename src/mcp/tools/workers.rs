@@ -10,7 +10,7 @@ use serde_json::{Map, Value, json};
 
 use super::directory::NoArgs;
 use super::{PageInfo, page};
-use crate::domain::Decision;
+use crate::domain::{Decision, WorkflowStatus, WorkflowType};
 use crate::mcp::context::ToolContext;
 use crate::mcp::error::ToolError;
 use crate::mcp::registry::{Access, McpTool, Toolset};
@@ -158,7 +158,21 @@ impl McpTool for WorkflowsList {
         json!({ "status": "waiting", "limit": 10 })
     }
     async fn run(ctx: &ToolContext, a: WorkflowsListArgs) -> Result<WorkflowsPage, ToolError> {
-        let filter = WorkflowFilter { worker: a.worker, kind: a.kind, status: a.status };
+        let kind = match a.kind.as_deref() {
+            Some(t) => {
+                Some(WorkflowType::parse(t).ok_or_else(|| ToolError::InvalidArguments(format!("unknown type {t:?}")))?)
+            }
+            None => None,
+        };
+        let status = match a.status.as_deref() {
+            Some(s) => Some(WorkflowStatus::parse(s).ok_or_else(|| {
+                ToolError::InvalidArguments(format!(
+                    "unknown status {s:?} (running, waiting, completed, failed, cancelled)"
+                ))
+            })?),
+            None => None,
+        };
+        let filter = WorkflowFilter { worker: a.worker, kind, status };
         let all = service(ctx)?.list(&filter).await?;
         let (workflows, page) = page(all.workflows, a.limit, a.offset)?;
         Ok(WorkflowsPage { workflows, page })
