@@ -44,6 +44,8 @@ impl ScopeFilter<'_> {
 }
 
 const COMMON_SHARE: usize = 20;
+/// Entries in a row that did not fit the budget before a pick stops looking.
+const MAX_MISSES: usize = 32;
 const COMMON_FLOOR: usize = 1_000;
 
 #[derive(Default)]
@@ -215,7 +217,8 @@ impl MemoryIndex {
     /// Entries of one scope for a context of at most `budget` (in the caller's cost units):
     /// pinned entries first (newest first), then those sharing words with `asked` (best
     /// first, distinctive words only), then the newest; an entry whose cost does not fit is
-    /// skipped.
+    /// skipped, and after `MAX_MISSES` such entries in a row the pick ends (so a nearly full
+    /// budget never walks the whole scope).
     pub fn pick(
         &self,
         scope: &str,
@@ -229,16 +232,19 @@ impl MemoryIndex {
         let mut relevant = inner.scored(asked, ScopeFilter::Exact(scope), true);
         relevant.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)));
         let newest = in_scope.iter().rev().map(|(_, _, id)| *id);
-        let (mut picked, mut seen, mut used) = (Vec::new(), HashSet::new(), 0u64);
+        let (mut picked, mut seen, mut used, mut misses) = (Vec::new(), HashSet::new(), 0u64, 0);
         for id in pinned.chain(relevant.into_iter().map(|(_, id)| id)).chain(newest) {
-            if used >= budget {
+            if used >= budget || misses >= MAX_MISSES {
                 break;
             }
             let Some(entry) = inner.entry(id).filter(|_| seen.insert(id)) else { continue };
             let c = cost(entry);
             if used + c <= budget {
                 used += c;
+                misses = 0;
                 picked.push(entry.clone());
+            } else {
+                misses += 1;
             }
         }
         picked
@@ -297,5 +303,13 @@ mod tests {
         assert_eq!(keys(3), ["rule", "pricing", "newest"]);
         assert_eq!(keys(10), ["rule", "pricing", "newest", "old"]);
         assert!(index.pick("team:none", &HashSet::new(), 10, |_| 1).is_empty());
+        let visited = std::cell::Cell::new(0);
+        let many = MemoryIndex::build((0..1_000).map(|i| record("org", &format!("k{i}"), "v", false, i)));
+        let picked = many.pick("org", &HashSet::new(), 5, |_| {
+            visited.set(visited.get() + 1);
+            2
+        });
+        assert_eq!(picked.len(), 2, "two entries of cost 2 fit a budget of 5");
+        assert!(visited.get() <= 2 + MAX_MISSES, "a nearly full budget stops looking: {} visited", visited.get());
     }
 }
