@@ -129,6 +129,7 @@ impl History {
     }
 
     /// For unit tests of definitions: a history from step outputs.
+    #[cfg(test)]
     pub fn from_parts(id: &str, worker: &str, params: Value, steps: Vec<(&str, Value)>) -> Self {
         let steps = steps.into_iter().map(|(n, v)| (n.to_owned(), v)).collect();
         Self { id: id.to_owned(), worker: worker.to_owned(), params, steps }

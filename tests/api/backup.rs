@@ -13,7 +13,7 @@ use gtms::domain::Role;
 use reqwest::Method;
 use serde_json::{Value, json};
 
-use crate::helpers::{Binary, gtms, spawn_app_with};
+use crate::helpers::{Binary, gtms, spawn_app_with, until};
 
 const WRITERS: usize = 32;
 
@@ -102,14 +102,6 @@ fn spawn_writer(
     })
 }
 
-async fn wait_until(what: &str, mut done: impl FnMut() -> bool) {
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while !done() {
-        assert!(Instant::now() < deadline, "timed out waiting for {what}");
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-}
-
 async fn next_step(client: &reqwest::Client, base: &str, token: &str, id: &str) -> u64 {
     let deal: Value = client
         .get(format!("{base}/api/deals/{id}"))
@@ -143,7 +135,7 @@ async fn an_online_backup_under_32_writers_holds_every_acknowledged_write_and_re
             spawn_writer(client.clone(), url, token.clone(), i, acked[i].clone(), stop.clone())
         })
         .collect();
-    wait_until("every writer to land 3 writes", || acked.iter().all(|a| a.load(Ordering::SeqCst) >= 3)).await;
+    until("every writer to land 3 writes", || acked.iter().all(|a| a.load(Ordering::SeqCst) >= 3)).await;
 
     let before: Vec<u64> = acked.iter().map(|a| a.load(Ordering::SeqCst)).collect();
     let (code, stdout, err) = run_async(vec!["backup".into(), s(&out), "--data".into(), s(&data)]).await;
@@ -153,10 +145,8 @@ async fn an_online_backup_under_32_writers_holds_every_acknowledged_write_and_re
     let deals_line = stdout.lines().find(|l| l.split_whitespace().next() == Some("deals"));
     let copied: u64 = deals_line.and_then(|l| l.split_whitespace().nth(1)).and_then(|n| n.parse().ok()).unwrap_or(0);
     assert!(copied >= WRITERS as u64, "record counts are reported per table: {stdout}");
-    wait_until("writes to go on after the backup", || {
-        acked.iter().zip(&during).all(|(a, d)| a.load(Ordering::SeqCst) > *d)
-    })
-    .await;
+    until("writes to go on after the backup", || acked.iter().zip(&during).all(|(a, d)| a.load(Ordering::SeqCst) > *d))
+        .await;
     stop.store(true, Ordering::SeqCst);
     let mut slowest = Duration::ZERO;
     for w in writers {

@@ -238,3 +238,25 @@ impl Drop for Binary {
         let _ = self.child.wait();
     }
 }
+
+/// Polls `probe` until it answers `Some`, and returns that (a deadline, never a fixed sleep).
+/// Panics naming `what` when the deadline passes.
+pub async fn eventually<T, F, Fut>(what: &str, mut probe: F) -> T
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Option<T>>,
+{
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        if let Some(found) = probe().await {
+            return found;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "{what} did not happen within the deadline");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// `eventually` for a plain condition.
+pub async fn until(what: &str, mut condition: impl FnMut() -> bool) {
+    eventually(what, || std::future::ready(condition().then_some(()))).await
+}

@@ -41,18 +41,27 @@ fn schemathesis_finds_no_server_error_and_no_answer_that_breaks_the_document() {
     let examples = std::env::var("GTMS_ST_EXAMPLES").unwrap_or_else(|_| DEFAULT_EXAMPLES.into());
     let seed = std::env::var("GTMS_ST_SEED").unwrap_or_else(|_| DEFAULT_SEED.into());
     let config = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/api/schemathesis.toml");
-    let output = schemathesis()
-        .current_dir(dir.path())
-        .env("GTMS_ST_API_KEY", &key)
-        .arg("--config-file")
-        .arg(&config)
-        .args(["run", &format!("{}/api/openapi.json", server.base), "--checks", "all"])
-        .args(["-H", &format!("Authorization: Bearer {token}")])
-        .args(["--exclude-path-regex", "^/(mcp|ws)$"])
-        .args(["--max-examples", &examples, "--seed", &seed, "--workers", "2"])
-        .args(["--generation-database", "none", "--request-timeout", "10"])
-        .output()
-        .expect("run st");
+    let run = || {
+        schemathesis()
+            .current_dir(dir.path())
+            .env("GTMS_ST_API_KEY", &key)
+            .arg("--config-file")
+            .arg(&config)
+            .args(["run", &format!("{}/api/openapi.json", server.base), "--checks", "all"])
+            .args(["-H", &format!("Authorization: Bearer {token}")])
+            .args(["--exclude-path-regex", "^/(mcp|ws)$"])
+            .args(["--max-examples", &examples, "--seed", &seed, "--workers", "2"])
+            .args(["--generation-database", "none", "--request-timeout", "10"])
+            .output()
+            .expect("run st")
+    };
+    let mut output = run();
+    if tool_crash_only(&String::from_utf8_lossy(&output.stdout)) {
+        // CPython 3.11 before 3.11.8 (gh-106905) can make hypothesis itself raise while it
+        // describes a strategy; that is the tool failing, not the API: run once more.
+        eprintln!("schemathesis crashed inside the Python interpreter (gh-106905); running it once more");
+        output = run();
+    }
     let report = String::from_utf8_lossy(&output.stdout);
     assert!(
         output.status.success(),
@@ -61,6 +70,11 @@ fn schemathesis_finds_no_server_error_and_no_answer_that_breaks_the_document() {
     );
     assert!(report.contains("passed"), "{report}");
     server.terminate();
+}
+
+/// Whether a report holds no finding at all, only the interpreter bug's runtime error.
+fn tool_crash_only(report: &str) -> bool {
+    !report.contains("=== FAILURES ===") && report.contains("AST constructor recursion depth mismatch")
 }
 
 fn login(base: &str, code: &str) -> String {

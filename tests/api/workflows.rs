@@ -12,11 +12,11 @@ use std::time::Duration;
 use gtms::domain::Role;
 use reqwest::Method;
 use serde_json::{Value, json};
-use tokio::sync::{Mutex, Semaphore};
+use tokio::sync::{Mutex, Notify, Semaphore};
 use warp::Filter;
 
 use crate::envelope::assert_envelope;
-use crate::helpers::{Binary, TestApp, spawn_app_with};
+use crate::helpers::{Binary, TestApp, eventually, spawn_app_with};
 
 pub async fn app() -> TestApp {
     spawn_app_with(|l| l.api_rate_limit = Some(1_000_000)).await
@@ -44,18 +44,28 @@ pub async fn start(app: &TestApp, token: &str, worker: &str, kind: &str, params:
     res["workflowId"].as_str().expect("id").to_owned()
 }
 
-/// Polls the workflow (which may not exist yet) until `done` holds (a deadline, no fixed sleep).
+/// Waits until the workflow at `base` (which may not exist yet) satisfies `done`.
+async fn wait_workflow(base: &str, token: &str, id: &str, done: impl Fn(&Value) -> bool) -> Value {
+    let done = &done;
+    eventually(&format!("workflow {id} reaching the expected state"), || async move {
+        Some(fetch_workflow(base, token, id).await).filter(|w| done(w))
+    })
+    .await
+}
+
+async fn fetch_workflow(base: &str, token: &str, id: &str) -> Value {
+    let res = reqwest::Client::new()
+        .get(format!("{base}/api/coordinator/workflows/{id}"))
+        .bearer_auth(token)
+        .send()
+        .await
+        .expect("get");
+    res.json().await.expect("json")
+}
+
+/// `wait_workflow` on a test app.
 pub async fn wait_for(app: &TestApp, token: &str, id: &str, done: impl Fn(&Value) -> bool) -> Value {
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
-    loop {
-        let res = call(app, token, Method::GET, &format!("/api/coordinator/workflows/{id}"), None).await;
-        let w: Value = res.json().await.expect("json");
-        if done(&w) {
-            return w;
-        }
-        assert!(tokio::time::Instant::now() < deadline, "workflow never got there: {w}");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    wait_workflow(&app.base, token, id, done).await
 }
 
 fn status_is(status: &'static str) -> impl Fn(&Value) -> bool {
@@ -314,13 +324,14 @@ async fn the_coordinator_runs_nine_steps_dispatching_children() {
     app.stop().await;
 }
 
-/// An OpenAI-compatible fake that answers a request only when the test adds a permit, and
-/// counts requests.
-async fn gated_model(gate: Arc<Semaphore>, seen: Arc<AtomicUsize>, status: u16) -> String {
+/// An OpenAI-compatible fake that answers a request only when the test adds a permit; it
+/// counts requests and signals `called` on each.
+async fn gated_model(gate: Arc<Semaphore>, seen: Arc<AtomicUsize>, called: Arc<Notify>, status: u16) -> String {
     let route = warp::post().and(warp::body::json()).and_then(move |_body: Value| {
-        let (gate, seen) = (gate.clone(), seen.clone());
+        let (gate, seen, called) = (gate.clone(), seen.clone(), called.clone());
         async move {
             seen.fetch_add(1, Ordering::SeqCst);
+            called.notify_one();
             if let Ok(permit) = gate.acquire().await {
                 permit.forget();
             }
@@ -353,7 +364,8 @@ async fn worker_status(app: &TestApp, token: &str, id: &str) -> String {
 #[tokio::test]
 async fn worker_status_moves_running_then_waiting_then_stopped() {
     let (gate, seen) = (Arc::new(Semaphore::new(0)), Arc::new(AtomicUsize::new(0)));
-    let base = gated_model(gate.clone(), seen.clone(), 200).await;
+    let called = Arc::new(Notify::new());
+    let base = gated_model(gate.clone(), seen, called.clone(), 200).await;
     let app = spawn_app_with(|l| {
         l.api_rate_limit = Some(1_000_000);
         l.llm = Some(openai(base));
@@ -370,11 +382,7 @@ async fn worker_status_moves_running_then_waiting_then_stopped() {
     )
     .await;
     // The kickoff plan's model call is held at the gate: the worker is running.
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
-    while seen.load(Ordering::SeqCst) == 0 {
-        assert!(tokio::time::Instant::now() < deadline, "the model was never called");
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
+    tokio::time::timeout(Duration::from_secs(30), called.notified()).await.expect("the model was called");
     assert_eq!(worker_status(&app, &admin, "onboarding-manager").await, "running");
     let detail = ok(call(&app, &admin, Method::GET, "/api/workers/onboarding-manager", None).await, 200).await;
     assert!(detail["currentTask"].as_str().is_some_and(|t| t.contains(&id) && t.contains("kickoff-plan")), "{detail}");
@@ -390,7 +398,7 @@ async fn worker_status_moves_running_then_waiting_then_stopped() {
 #[tokio::test]
 async fn a_failing_activity_is_retried_then_fails_the_workflow() {
     let (gate, seen) = (Arc::new(Semaphore::new(1_000)), Arc::new(AtomicUsize::new(0)));
-    let base = gated_model(gate, seen.clone(), 500).await;
+    let base = gated_model(gate, seen.clone(), Arc::default(), 500).await;
     let app = spawn_app_with(|l| {
         l.api_rate_limit = Some(1_000_000);
         l.llm = Some(openai(base));
@@ -469,29 +477,21 @@ async fn notifications_reach_the_webhook_with_retries() {
     wait_for(&app, &admin, &id, status_is("waiting")).await;
     ok(decide(&app, &admin, &id, "approve").await, 200).await;
     wait_for(&app, &admin, &id, status_is("completed")).await;
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
-    loop {
+    let got = eventually("both notifications delivered", || async {
         let got = texts.lock().await.clone();
-        if got.len() >= 2 {
-            // Delivery order is not promised: the first post failed and was retried later.
-            assert!(got.iter().any(|t| t.starts_with("Approval requested") && t.contains(&id)), "{got:?}");
-            assert!(got.iter().any(|t| t.contains("Onboarding of Acme is ready")), "{got:?}");
-            break;
-        }
-        assert!(tokio::time::Instant::now() < deadline, "delivered only {got:?}");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    // The receiver logs a post before the outbox records its delivery: poll for the record.
-    loop {
+        (got.len() >= 2).then_some(got)
+    })
+    .await;
+    // Delivery order is not promised: the first post failed and was retried later.
+    assert!(got.iter().any(|t| t.starts_with("Approval requested") && t.contains(&id)), "{got:?}");
+    assert!(got.iter().any(|t| t.contains("Onboarding of Acme is ready")), "{got:?}");
+    // The receiver logs a post before the outbox records its delivery: wait for the record.
+    let first = eventually("the delivery recorded in the outbox", || async {
         let outbox = app.state().store().outbox().await.expect("outbox");
-        let first = outbox.iter().find(|n| n.event == "approval.requested").cloned().expect("queued");
-        if first.delivered_ms.is_some() {
-            assert_eq!(first.attempts, 2, "retried once: {first:?}");
-            break;
-        }
-        assert!(tokio::time::Instant::now() < deadline, "never recorded as delivered: {first:?}");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+        outbox.into_iter().find(|n| n.event == "approval.requested" && n.delivered_ms.is_some())
+    })
+    .await;
+    assert_eq!(first.attempts, 2, "retried once: {first:?}");
     let config = ok(call(&app, &admin, Method::GET, "/api/config", None).await, 200).await;
     assert!(!config.to_string().contains("secret"), "{config}");
     app.stop().await;
@@ -510,28 +510,6 @@ async fn token_of(base: &str, code: &str) -> String {
         .await
         .expect("login");
     res.json::<Value>().await.expect("json")["token"].as_str().expect("token").to_owned()
-}
-
-async fn binary_workflow(base: &str, token: &str, id: &str) -> Value {
-    let res = reqwest::Client::new()
-        .get(format!("{base}/api/coordinator/workflows/{id}"))
-        .bearer_auth(token)
-        .send()
-        .await
-        .expect("get");
-    res.json().await.expect("json")
-}
-
-async fn binary_wait(base: &str, token: &str, id: &str, done: impl Fn(&Value) -> bool) -> Value {
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
-    loop {
-        let w = binary_workflow(base, token, id).await;
-        if done(&w) {
-            return w;
-        }
-        assert!(tokio::time::Instant::now() < deadline, "never got there: {w}");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
 }
 
 async fn binary_start(base: &str, token: &str, worker: &str, body: Value) -> String {
@@ -562,8 +540,8 @@ async fn an_approval_gate_and_an_sla_timer_survive_kill_9() {
     )
     .await;
     let ticket = binary_start(&server.base, &token, "support-resolver", json!({"workflowType": "ticket-resolution", "params": {"ticketId": "T-9", "subject": "Site down", "priority": "urgent"}})).await;
-    binary_wait(&server.base, &token, &onboarding, status_is("waiting")).await;
-    let before = binary_wait(&server.base, &token, &ticket, status_is("waiting")).await;
+    wait_workflow(&server.base, &token, &onboarding, status_is("waiting")).await;
+    let before = wait_workflow(&server.base, &token, &ticket, status_is("waiting")).await;
     server.kill_9();
     assert!(
         !before.to_string().contains("escalate\",\"status\":\"completed"),
@@ -572,13 +550,17 @@ async fn an_approval_gate_and_an_sla_timer_survive_kill_9() {
 
     let server = Binary::serve_with_env(&data, &[], &env);
     let token = token_of(&server.base, &code).await;
-    let w = binary_workflow(&server.base, &token, &onboarding).await;
+    let w = fetch_workflow(&server.base, &token, &onboarding).await;
     assert_eq!((w["status"].as_str(), w["currentStep"].as_str()), (Some("waiting"), Some("plan-approval")), "{w}");
     // The SLA deadline passed while the server was down or passes now: the ticket escalates.
+    // Escalation is one step; parking at the review gate again is the next transition.
     let escalated = |w: &Value| {
-        w["steps"].as_array().is_some_and(|s| s.iter().any(|s| s["name"] == "escalate" && s["status"] == "completed"))
+        w["status"] == "waiting"
+            && w["steps"]
+                .as_array()
+                .is_some_and(|s| s.iter().any(|s| s["name"] == "escalate" && s["status"] == "completed"))
     };
-    let t = binary_wait(&server.base, &token, &ticket, escalated).await;
+    let t = wait_workflow(&server.base, &token, &ticket, escalated).await;
     assert_eq!(
         (t["status"].as_str(), t["approval"]["pending"].as_bool()),
         (Some("waiting"), Some(true)),
@@ -592,7 +574,7 @@ async fn an_approval_gate_and_an_sla_timer_survive_kill_9() {
         .await
         .expect("decide");
     assert_eq!(res.status().as_u16(), 200);
-    binary_wait(&server.base, &token, &onboarding, status_is("completed")).await;
+    wait_workflow(&server.base, &token, &onboarding, status_is("completed")).await;
     server.kill_9();
     let store = gtms::store::Store::open(&data).expect("opens");
     let outbox = store.outbox().await.expect("outbox");

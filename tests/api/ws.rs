@@ -12,7 +12,7 @@ use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::{Error as WsError, Message};
 
 use crate::envelope::assert_envelope;
-use crate::helpers::TestApp;
+use crate::helpers::{TestApp, until};
 use crate::memory::{app, write};
 
 type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
@@ -149,15 +149,6 @@ async fn workflow_transitions_and_approvals_are_announced() {
     app.stop().await;
 }
 
-/// Polls `condition` until it holds or the deadline passes.
-async fn eventually(what: &str, mut condition: impl FnMut() -> bool) {
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
-    while !condition() {
-        assert!(tokio::time::Instant::now() < deadline, "{what} did not happen within the deadline");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_client_that_never_reads_is_closed_while_the_others_keep_their_events() {
     let app = app().await;
@@ -168,7 +159,7 @@ async fn a_client_that_never_reads_is_closed_while_the_others_keep_their_events(
     let (mut fast, _) = tokio_tungstenite::connect_async(url.as_str()).await.expect("fast client");
     assert_eq!(next_json(&mut fast).await["type"], "connected");
     let events = app.state().events().clone();
-    eventually("both subscribed", || events.subscribers() == 2).await;
+    until("both subscribed", || events.subscribers() == 2).await;
 
     // 64 KiB events in batches the bus holds (< CAPACITY); the fast client reads each batch,
     // the slow one reads nothing, so its socket buffers fill and its sends block.
@@ -184,7 +175,7 @@ async fn a_client_that_never_reads_is_closed_while_the_others_keep_their_events(
             }
         }
     }
-    eventually("the slow client left the bus", || events.subscribers() == 1).await;
+    until("the slow client left the bus", || events.subscribers() == 1).await;
 
     let admin = app.token(Role::Admin).await;
     let res = write(&app, &admin, json!({ "scope": "org", "key": "after-flood", "value": "still here" })).await;

@@ -12,8 +12,6 @@ mod ticket;
 use super::script::{Command, History, SlaTimers};
 use crate::domain::WorkflowType;
 
-pub use coordinator::{AWAIT_STEP as COORDINATOR_AWAIT_STEP, DISPATCH_STEP as COORDINATOR_DISPATCH_STEP};
-
 /// The steps of `kind` in the order they normally run.
 pub fn steps(kind: WorkflowType) -> &'static [&'static str] {
     match kind {

@@ -28,7 +28,7 @@ pub struct DemoEngine {
     inner: Arc<Inner>,
 }
 
-pub struct Inner {
+struct Inner {
     store: Store,
     activities: Activities,
     settings: WorkflowSettings,
