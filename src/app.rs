@@ -95,9 +95,7 @@ pub async fn start_with_clock(
     first_start_invite(&state).await?;
     seed_workspace(&state).await?;
     let shutdown = CancellationToken::new();
-    if state.config().mode == crate::config::Mode::Demo {
-        state.attach_workflows(crate::workflows::start_engine(&state, shutdown.clone()).await?);
-    }
+    state.attach_workflows(crate::workflows::start_engine(&state, shutdown.clone()).await?);
     let scheduler = jobs::Scheduler::start(state.store().clone(), jobs::all(&state)).await?;
     let scheme = if tls.is_some() { "https" } else { "http" };
     tracing::info!(

@@ -63,6 +63,21 @@ impl Llm {
         turns: Vec<Turn>,
         max_output_tokens: u32,
     ) -> Result<ModelReply, ModelError> {
+        let (reply, call) = self.complete(who, task, system, turns, max_output_tokens).await?;
+        record(store, call).await;
+        Ok(reply)
+    }
+
+    /// Calls the model of `task` for `who` without recording it: the caller records the
+    /// returned ledger entry where the ledger lives (a `gtms worker` process has none).
+    pub async fn complete(
+        &self,
+        who: &str,
+        task: TaskType,
+        system: String,
+        turns: Vec<Turn>,
+        max_output_tokens: u32,
+    ) -> Result<(ModelReply, ModelCall), ModelError> {
         let request = ModelRequest { task, model: self.model_for(task).to_owned(), system, turns, max_output_tokens };
         let reply = self.provider.complete(&request).await?;
         let call = ModelCall {
@@ -74,11 +89,16 @@ impl Llm {
             output_tokens: reply.output_tokens,
             cost_micros: self.cost_micros(&request.model, reply.input_tokens, reply.output_tokens),
         };
-        crate::prometheus::model_call(&call.model, who, call.input_tokens, call.output_tokens, call.cost_micros);
-        if let Err(e) = store.record_model_call(call).await {
-            tracing::warn!(error = %e, "could not record a model call in the token ledger");
-        }
-        Ok(reply)
+        Ok((reply, call))
+    }
+}
+
+/// Records one model call in the token ledger and the Prometheus counters. A ledger failure is
+/// logged, never returned.
+pub async fn record(store: &Store, call: ModelCall) {
+    crate::prometheus::model_call(&call.model, &call.who, call.input_tokens, call.output_tokens, call.cost_micros);
+    if let Err(e) = store.record_model_call(call).await {
+        tracing::warn!(error = %e, "could not record a model call in the token ledger");
     }
 }
 

@@ -9,6 +9,7 @@ mod backup;
 mod data_cmds;
 mod docs;
 mod serve;
+mod worker;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -35,6 +36,8 @@ enum Command {
     Serve(ServeArgs),
     /// Print the running server's health, version and uptime.
     Status(DataArgs),
+    /// Serve the compute task queue of a Temporal cluster (model calls, company data; no data file).
+    Worker(worker::WorkerArgs),
     /// Manage API keys of /v1/enrich and MCP (works with the server running or stopped).
     Keys {
         #[command(flatten)]
@@ -236,6 +239,7 @@ fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
         Command::Serve(args) => serve::serve(args),
         Command::Status(args) => admin_cmds::status(&args),
+        Command::Worker(args) => worker::worker(args),
         Command::Keys { data, action } => admin_cmds::keys(&data, action),
         Command::Invites { data, action } => admin_cmds::invites(&data, action),
         Command::DemoGenerate { out } => data_cmds::demo_generate(&out),

@@ -38,6 +38,12 @@ pub enum DirectoryError {
 }
 
 impl Directory {
+    /// The lookup over the embedded company data (what a `gtms worker` reads).
+    pub fn embedded() -> Result<Self, DirectoryError> {
+        let registry = crate::companies::assets::registry_json().unwrap_or_default();
+        Self::build(&registry, &AssetTable::embedded())
+    }
+
     /// Builds the lookup from the registry rows and the cards (parsed from the asset table).
     pub fn build(registry: &[u8], assets: &AssetTable) -> Result<Self, DirectoryError> {
         let rows: Vec<RegistryRow> = serde_json::from_slice(registry).map_err(DirectoryError::Registry)?;

@@ -25,6 +25,10 @@ impl Layer {
             (Some(base), Some(over)) => Some(base.merge(over)),
             (base, over) => over.or(base),
         };
+        let temporal = match (self.temporal.clone(), other.temporal.clone()) {
+            (Some(base), Some(over)) => Some(base.merge(over)),
+            (base, over) => over.or(base),
+        };
         let merged = merge_layers!(
             self,
             other,
@@ -63,8 +67,9 @@ impl Layer {
             backup_keep,
             llm,
             workflows,
+            temporal,
         );
-        Layer { llm, workflows, ..merged }
+        Layer { llm, workflows, temporal, ..merged }
     }
 
     pub fn from_file(path: &Path) -> Result<Layer, ConfigError> {
@@ -123,6 +128,7 @@ impl Layer {
             backup_keep: number(&get, "GTMS_BACKUP_KEEP")?,
             llm: LlmLayer::from_env(&get)?,
             workflows: WorkflowLayer::from_env(&get)?,
+            temporal: TemporalLayer::from_env(&get)?,
         })
     }
 }
@@ -159,7 +165,7 @@ fn comma_list(v: &str) -> Vec<String> {
     v.split(',').map(|p| p.trim().to_owned()).filter(|p| !p.is_empty()).collect()
 }
 
-fn parse_bool(v: &str) -> Option<bool> {
+pub(super) fn parse_bool(v: &str) -> Option<bool> {
     match v.to_ascii_lowercase().as_str() {
         "1" | "true" | "yes" | "on" => Some(true),
         "0" | "false" | "no" | "off" => Some(false),

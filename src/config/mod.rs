@@ -13,10 +13,12 @@ use crate::auth::secrets::HashCost;
 mod layer;
 use layer::number;
 mod llm;
+mod temporal;
 mod validate;
 mod workflows;
 
 pub use llm::{LlmLayer, LlmSettings, Price, Provider};
+pub use temporal::{TemporalLayer, TemporalSettings};
 pub use validate::check_data_dir;
 pub use workflows::{WorkflowLayer, WorkflowSettings};
 
@@ -116,6 +118,8 @@ pub struct Config {
     pub llm: LlmSettings,
     /// The demo engine's executors and retries, SLA timers, the notification webhook.
     pub workflows: WorkflowSettings,
+    /// The Temporal frontend, namespace, task queues and mTLS material (`--mode temporal`).
+    pub temporal: TemporalSettings,
 }
 
 /// How the accept loop treats connections.
@@ -260,6 +264,7 @@ pub struct Layer {
     pub backup_keep: Option<usize>,
     pub llm: Option<LlmLayer>,
     pub workflows: Option<WorkflowLayer>,
+    pub temporal: Option<TemporalLayer>,
 }
 
 /// A 6-field cron expression (seconds first), as the scheduler reads it.

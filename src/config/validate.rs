@@ -16,7 +16,15 @@ impl Layer {
         let backup = backup_settings(self.backup_dir, self.backup_schedule, self.backup_keep)?;
         let llm = self.llm.unwrap_or_default().validate()?;
         let workflows = self.workflows.unwrap_or_default().validate()?;
+        let temporal = self.temporal.unwrap_or_default().validate()?;
+        if server.mode == Mode::Temporal && temporal.address.is_none() {
+            return Err(invalid(
+                "temporal address",
+                "--mode temporal needs GTMS_TEMPORAL_ADDRESS (or [temporal] address)",
+            ));
+        }
         Ok(Config {
+            temporal,
             llm,
             workflows,
             connections,

@@ -156,6 +156,13 @@ impl Store {
         self.workflow_log.0.submit(&self.db, write).await
     }
 
+    /// Upserts one row of the run ledger alone (the temporal engine: its workflow state lives
+    /// in the cluster, the ledger here).
+    pub async fn put_run(&self, run: RunRecord) -> Result<(), StoreError> {
+        let key = run.id.clone();
+        self.put_record(RUNS, key, run).await
+    }
+
     pub async fn workflow(&self, id: &str) -> Result<Option<WorkflowRecord>, StoreError> {
         self.get_record(WORKFLOWS, id.to_owned()).await
     }

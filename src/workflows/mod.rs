@@ -13,6 +13,8 @@ pub mod demo_engine;
 pub mod engine;
 pub mod script;
 pub mod service;
+pub mod temporal_engine;
+pub mod transitions;
 pub mod views;
 
 use std::sync::Arc;
@@ -23,6 +25,7 @@ pub use engine::{ApprovalSignal, Engine, EngineError, NewWorkflow};
 pub use script::SlaTimers;
 pub use service::{StartRequest, WorkflowError, Workflows};
 
+use crate::config::Mode;
 use crate::domain::WorkflowStatus;
 use crate::store::{RunRecord, RunStatus, WorkflowRecord};
 
@@ -45,8 +48,10 @@ pub fn ledger_row(w: &WorkflowRecord) -> RunRecord {
     }
 }
 
-/// Starts the demo engine over the state's store, model router and company data, and its
-/// notification delivery; both stop with `shutdown`.
+/// Starts the engine of the configured mode — the demo engine in-process, or the temporal
+/// engine (its connection, health probe and workers run in the background, reconnecting by
+/// themselves) — over the state's store, model router and company data, with notification
+/// delivery; all of it stops with `shutdown`. The only place that knows which engine runs.
 pub async fn start_engine(
     state: &crate::state::AppState,
     shutdown: CancellationToken,
@@ -58,16 +63,64 @@ pub async fn start_engine(
     };
     let notifications = crate::notify::Notifications::new(state.store().clone(), sink);
     tokio::spawn(notifications.clone().run(shutdown.clone()));
-    let voice =
-        crate::voice::DemoVoice::seeded().map_err(|e| EngineError::Unavailable(format!("call transcripts: {e}")))?;
     let activities = activities::Activities {
+        compute: compute_activities(state.llm(), state.directory())?,
         store: state.store().clone(),
-        llm: Arc::clone(state.llm()),
-        directory: Arc::clone(state.directory()),
-        voice: Arc::new(voice),
         notifications: notifications.clone(),
     };
-    let engine =
-        demo_engine::DemoEngine::start(state.store().clone(), activities, config.workflows.clone(), shutdown).await?;
-    Ok(Workflows::new(Arc::new(engine), state.store().clone(), notifications))
+    let engine: Arc<dyn Engine> = match config.mode {
+        Mode::Demo => Arc::new(
+            demo_engine::DemoEngine::start(state.store().clone(), activities, config.workflows.clone(), shutdown)
+                .await?,
+        ),
+        Mode::Temporal => Arc::new(start_temporal(
+            &config.temporal,
+            &config.workflows,
+            temporal_engine::runner::Role::Appliance { activities, serve_compute: config.temporal.serve_compute },
+            shutdown,
+        )?),
+    };
+    Ok(Workflows::new(engine, state.store().clone(), notifications))
+}
+
+/// The compute activities over the model router, the embedded company data and the seeded
+/// call transcripts.
+pub fn compute_activities(
+    llm: &Arc<crate::brain::Llm>,
+    directory: &Arc<crate::companies::directory::Directory>,
+) -> Result<activities::Compute, EngineError> {
+    let voice =
+        crate::voice::DemoVoice::seeded().map_err(|e| EngineError::Unavailable(format!("call transcripts: {e}")))?;
+    Ok(activities::Compute { llm: Arc::clone(llm), directory: Arc::clone(directory), voice: Arc::new(voice) })
+}
+
+/// Connects to Temporal in the background (with backoff), then probes it and runs the workers
+/// of `role`; answers at once with the engine (disconnected until the first connection).
+pub fn start_temporal(
+    temporal: &crate::config::TemporalSettings,
+    workflows: &crate::config::WorkflowSettings,
+    role: temporal_engine::runner::Role,
+    shutdown: CancellationToken,
+) -> Result<temporal_engine::TemporalEngine, EngineError> {
+    let options =
+        temporal_engine::connection::options(temporal).map_err(|e| EngineError::Unavailable(e.to_string()))?;
+    let client = Arc::new(std::sync::OnceLock::new());
+    let health = temporal_engine::Health::default();
+    let queues = temporal_engine::runner::Queues {
+        appliance: temporal.task_queue.clone(),
+        compute: temporal.compute_task_queue.clone(),
+    };
+    let (cell, probe, namespace) = (Arc::clone(&client), health.clone(), temporal.namespace.clone());
+    tokio::spawn(async move {
+        let Some(connected) = temporal_engine::connection::connect(options, &namespace, &shutdown).await else {
+            return;
+        };
+        let _ = cell.set(connected.clone());
+        tokio::spawn(probe.watch(connected.clone(), shutdown.clone()));
+        if let Err(e) = temporal_engine::runner::spawn(connected, role, queues, shutdown) {
+            tracing::error!(error = %e, "temporal: cannot start the worker thread");
+        }
+    });
+    let settings = temporal_engine::RunSettings::new(workflows, &temporal.task_queue, &temporal.compute_task_queue);
+    Ok(temporal_engine::TemporalEngine::new(client, health, settings))
 }

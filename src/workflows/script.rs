@@ -35,6 +35,27 @@ pub enum ActivityKind {
     Synthesize,
 }
 
+/// Where an activity runs: on the appliance (it touches the redb file) or anywhere (it only
+/// calls models or reads the embedded company data).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Queue {
+    Appliance,
+    Compute,
+}
+
+impl ActivityKind {
+    pub fn queue(self) -> Queue {
+        use ActivityKind::*;
+        match self {
+            ReviewAccount | ContentBrief | Assign | LoadContext | MeasureMemory | CompressMemory | Record => {
+                Queue::Appliance
+            }
+            ResearchCompany | ResearchAccounts | Intake | AnalyzeCall | ScoreLead | RouteLead | DraftPlan
+            | DraftContent | ClassifyTicket | DraftReply | Plan | Synthesize => Queue::Compute,
+        }
+    }
+}
+
 /// One activity call: its kind and its JSON input.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Activity {
@@ -83,7 +104,7 @@ pub enum Command {
 }
 
 /// SLA durations by ticket priority, in seconds (configurable).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SlaTimers {
     pub low: u64,
     pub normal: u64,

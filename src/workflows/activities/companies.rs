@@ -4,9 +4,10 @@
 
 use serde_json::{Value, json};
 
-use super::{Activities, ActivityError, text};
+use super::{Activities, ActivityError, Compute, text};
 use crate::brain::chat::named_company;
 use crate::companies::card::{Card, CompanyRef};
+use crate::companies::directory::Directory;
 use crate::companies::enrich::ranked_signals;
 use crate::domain::WorkflowType;
 
@@ -28,14 +29,14 @@ pub fn facts(card: &Card, as_of: &str) -> Vec<Value> {
         .collect()
 }
 
-fn card_by_slug<'d>(a: &'d Activities, slug: Option<&str>) -> Option<&'d Card> {
-    slug.and_then(|s| a.directory.by_slug(s)).and_then(|c| c.card.as_deref())
+fn card_by_slug<'d>(directory: &'d Directory, slug: Option<&str>) -> Option<&'d Card> {
+    slug.and_then(|s| directory.by_slug(s)).and_then(|c| c.card.as_deref())
 }
 
-fn company_json(a: &Activities, card: Option<&Card>) -> Value {
+fn company_json(directory: &Directory, card: Option<&Card>) -> Value {
     match card {
         Some(card) => {
-            json!({"found": true, "company": CompanyRef::from(card), "signals": facts(card, a.directory.generated_at())})
+            json!({"found": true, "company": CompanyRef::from(card), "signals": facts(card, directory.generated_at())})
         }
         None => json!({"found": false, "company": null, "signals": []}),
     }
@@ -45,7 +46,9 @@ fn company_json(a: &Activities, card: Option<&Card>) -> Value {
 pub async fn review_account(a: &Activities, input: &Value) -> Result<Value, ActivityError> {
     let account = a.store.account(text(input, "accountId")).await?;
     let slug = account.as_ref().and_then(|acc| acc.company_slug.clone());
-    let card = card_by_slug(a, slug.as_deref()).or_else(|| named_company(&a.directory, text(input, "accountName")));
+    let directory = &a.compute.directory;
+    let card =
+        card_by_slug(directory, slug.as_deref()).or_else(|| named_company(directory, text(input, "accountName")));
     let name = account.as_ref().map_or_else(|| text(input, "accountName").to_owned(), |acc| acc.name.clone());
     let deals: Vec<Value> = a
         .store
@@ -55,7 +58,7 @@ pub async fn review_account(a: &Activities, input: &Value) -> Result<Value, Acti
         .filter(|d| d.account_name == name && !d.stage.is_closed())
         .map(|d| json!({"id": d.id, "stage": d.stage, "value": d.value}))
         .collect();
-    let mut out = company_json(a, card);
+    let mut out = company_json(directory, card);
     out["accountName"] = json!(name);
     out["knownAccount"] = json!(account.is_some());
     out["openDeals"] = json!(deals);
@@ -66,21 +69,23 @@ pub async fn review_account(a: &Activities, input: &Value) -> Result<Value, Acti
 pub async fn content_brief(a: &Activities, input: &Value) -> Result<Value, ActivityError> {
     let id = text(input, "accountId");
     let account = a.store.account(id).await?.ok_or_else(|| ActivityError::Input(format!("no account {id}")))?;
-    let card = card_by_slug(a, account.company_slug.as_deref());
-    let facts = card.map(|c| facts(c, a.directory.generated_at())).unwrap_or_default();
+    let directory = &a.compute.directory;
+    let card = card_by_slug(directory, account.company_slug.as_deref());
+    let facts = card.map(|c| facts(c, directory.generated_at())).unwrap_or_default();
     Ok(json!({"accountId": id, "accountName": account.name, "contentType": text(input, "contentType"), "facts": facts}))
 }
 
 /// The lead's company in the receipted data set (by ticker, slug words or name), with its best signals.
-pub fn research_company(a: &Activities, input: &Value) -> Value {
+pub fn research_company(a: &Compute, input: &Value) -> Value {
     let company = text(input, "company");
     let guess = crate::domain::Slug::from_name(company);
-    let card = named_company(&a.directory, company).or_else(|| card_by_slug(a, guess.as_ref().map(|s| s.as_str())));
-    company_json(a, card)
+    let card =
+        named_company(&a.directory, company).or_else(|| card_by_slug(&a.directory, guess.as_ref().map(|s| s.as_str())));
+    company_json(&a.directory, card)
 }
 
 /// The goal's intake: the companies it names (at most three) and the kinds of work it asks for.
-pub fn intake(a: &Activities, input: &Value) -> Value {
+pub fn intake(a: &Compute, input: &Value) -> Value {
     let goal = text(input, "goal");
     let mut companies: Vec<String> = Vec::new();
     for part in goal.split([',', ';']).flat_map(|p| p.split(" and ")) {
@@ -105,9 +110,10 @@ pub fn intake(a: &Activities, input: &Value) -> Value {
 }
 
 /// The receipted research of each company of the intake.
-pub fn research_accounts(a: &Activities, input: &Value) -> Value {
+pub fn research_accounts(a: &Compute, input: &Value) -> Value {
     let slugs: Vec<String> = serde_json::from_value(input["companies"].clone()).unwrap_or_default();
-    let accounts: Vec<Value> = slugs.iter().map(|s| company_json(a, card_by_slug(a, Some(s)))).collect();
+    let accounts: Vec<Value> =
+        slugs.iter().map(|s| company_json(&a.directory, card_by_slug(&a.directory, Some(s)))).collect();
     json!({"accounts": accounts})
 }
 
@@ -121,7 +127,8 @@ pub async fn assign(a: &Activities, input: &Value) -> Result<Value, ActivityErro
     let first_account = slugs.iter().find_map(|s| account_of(s)).or(accounts.first());
     let mut out = Vec::new();
     for slug in &slugs {
-        let name = card_by_slug(a, Some(slug)).map_or_else(|| slug.clone(), |c| c.legal_name.clone());
+        let name =
+            card_by_slug(&a.compute.directory, Some(slug)).map_or_else(|| slug.clone(), |c| c.legal_name.clone());
         let params = json!({"leadId": format!("lead-{slug}"), "company": name, "contact": "account team"});
         out.push(child(WorkflowType::LeadQualification, "sdr", params));
     }

@@ -5,7 +5,7 @@
 
 use serde_json::{Value, json};
 
-use super::{Activities, ActivityError, StepCall, text};
+use super::{ActivityError, Compute, StepCall, text};
 use crate::brain::TaskType;
 
 fn fact_lines(system: &mut String, facts: &Value) {
@@ -21,7 +21,7 @@ fn fact_lines(system: &mut String, facts: &Value) {
     }
 }
 
-pub async fn plan_kickoff(a: &Activities, call: StepCall<'_>, input: &Value) -> Result<Value, ActivityError> {
+pub async fn plan_kickoff(a: &Compute, call: StepCall<'_>, input: &Value) -> Result<Value, ActivityError> {
     let name = text(input, "accountName");
     let tier = text(input, "tier");
     let mut system = format!("You write a five-point onboarding kickoff plan for {name} ({tier} tier).\n");
@@ -38,7 +38,7 @@ pub async fn plan_kickoff(a: &Activities, call: StepCall<'_>, input: &Value) -> 
     Ok(json!({"plan": plan, "revision": input["revisionOf"].is_string(), "tokens": tokens}))
 }
 
-pub async fn content(a: &Activities, call: StepCall<'_>, input: &Value) -> Result<Value, ActivityError> {
+pub async fn content(a: &Compute, call: StepCall<'_>, input: &Value) -> Result<Value, ActivityError> {
     let kind = text(input, "contentType");
     let brief = &input["brief"];
     let name = brief["accountName"].as_str().unwrap_or_default();
@@ -59,7 +59,7 @@ const CATEGORIES: &[(&str, &[&str])] = &[
     ("feature-request", &["feature", "request", "add", "support for"]),
 ];
 
-pub async fn classify(a: &Activities, call: StepCall<'_>, input: &Value) -> Result<Value, ActivityError> {
+pub async fn classify(a: &Compute, call: StepCall<'_>, input: &Value) -> Result<Value, ActivityError> {
     let subject = text(input, "subject");
     let lower = subject.to_lowercase();
     let category =
@@ -70,7 +70,7 @@ pub async fn classify(a: &Activities, call: StepCall<'_>, input: &Value) -> Resu
     Ok(json!({"category": category, "priority": input["priority"], "summary": summary, "tokens": tokens}))
 }
 
-pub async fn reply(a: &Activities, call: StepCall<'_>, input: &Value) -> Result<Value, ActivityError> {
+pub async fn reply(a: &Compute, call: StepCall<'_>, input: &Value) -> Result<Value, ActivityError> {
     let subject = text(input, "subject");
     let category = input["classification"]["category"].as_str().unwrap_or("question");
     let mut system = format!("You draft a support reply for a {category} ticket.\n");
@@ -79,7 +79,7 @@ pub async fn reply(a: &Activities, call: StepCall<'_>, input: &Value) -> Result<
     Ok(json!({"text": reply, "tokens": tokens}))
 }
 
-pub async fn coordinator_plan(a: &Activities, call: StepCall<'_>, input: &Value) -> Result<Value, ActivityError> {
+pub async fn coordinator_plan(a: &Compute, call: StepCall<'_>, input: &Value) -> Result<Value, ActivityError> {
     let goal = text(input, "goal");
     let mut system = String::from("You plan go-to-market work for a team of AI workers.\n");
     system.push_str(&format!("- goal to plan: {goal}\n"));
@@ -93,7 +93,7 @@ pub async fn coordinator_plan(a: &Activities, call: StepCall<'_>, input: &Value)
     Ok(json!({"text": plan, "tokens": tokens}))
 }
 
-pub async fn synthesize(a: &Activities, call: StepCall<'_>, input: &Value) -> Result<Value, ActivityError> {
+pub async fn synthesize(a: &Compute, call: StepCall<'_>, input: &Value) -> Result<Value, ActivityError> {
     let goal = text(input, "goal");
     let mut system = String::from("You report what the team did toward a goal.\n");
     system.push_str(&format!("- results toward the goal {goal}:\n"));

@@ -4,10 +4,10 @@
 
 use serde_json::{Value, json};
 
-use super::{Activities, ActivityError, StepCall, text};
+use super::{ActivityError, Compute, StepCall, text};
 use crate::brain::TaskType;
 
-pub fn analyze_call(a: &Activities, input: &Value) -> Value {
+pub fn analyze_call(a: &Compute, input: &Value) -> Value {
     let slug = input.get("slug").and_then(Value::as_str);
     match a.voice.analyze(text(input, "leadId"), slug) {
         Some(analysis) => json!({"found": true, "provider": a.voice.provider(), "analysis": analysis}),
@@ -65,7 +65,7 @@ fn grade(score: i64) -> &'static str {
     }
 }
 
-pub async fn score(a: &Activities, call: StepCall<'_>, input: &Value) -> Result<Value, ActivityError> {
+pub async fn score(a: &Compute, call: StepCall<'_>, input: &Value) -> Result<Value, ActivityError> {
     let (score, reasons) = points(&input["research"], &input["call"]);
     let mut system = String::from("You explain a lead score in one sentence from these facts:\n");
     for r in &reasons {

@@ -2,7 +2,9 @@
 //! call analysis), looked up by `ActivityKind`. Each takes its JSON input and answers JSON
 //! output; each is idempotent by workflow id + step index (a memory write authored by the same
 //! step is not repeated, a notification is queued once per step), so an engine may run one
-//! again after a crash.
+//! again after a crash. `Compute` holds the ones that only call models or read company data
+//! (they can run in a `gtms worker` process on another machine: their model calls come back
+//! as ledger entries); `Activities` adds the ones that touch the appliance's redb.
 
 mod companies;
 mod drafting;
@@ -18,7 +20,7 @@ use crate::brain::model::{Speaker, Turn};
 use crate::brain::{Llm, ModelError, TaskType};
 use crate::companies::directory::Directory;
 use crate::notify::Notifications;
-use crate::store::{Store, StoreError};
+use crate::store::{ModelCall, Store, StoreError};
 use crate::voice::VoiceAnalyzer;
 
 /// Why an activity attempt failed (the engine retries, then fails the workflow with it).
@@ -36,6 +38,9 @@ pub enum ActivityError {
     Timeout(u64),
 }
 
+/// The token-ledger entries of the model calls one activity attempt made.
+pub type CallLog = std::sync::Mutex<Vec<ModelCall>>;
+
 /// Which step of which workflow an activity runs for.
 #[derive(Debug, Clone, Copy)]
 pub struct StepCall<'a> {
@@ -43,6 +48,8 @@ pub struct StepCall<'a> {
     pub worker: &'a str,
     pub step: &'a str,
     pub index: usize,
+    /// Where the attempt's model calls are collected; whoever holds the ledger records them.
+    pub log: &'a CallLog,
 }
 
 impl StepCall<'_> {
@@ -52,14 +59,59 @@ impl StepCall<'_> {
     }
 }
 
-/// What activities reach: the store, the model router, company data, call analysis and the
-/// notification outbox. Cheap to clone.
+/// What compute activities reach: the model router, company data and call analysis — nothing
+/// of the appliance's redb, so a `gtms worker` process without a data file can run them.
 #[derive(Clone)]
-pub struct Activities {
-    pub store: Store,
+pub struct Compute {
     pub llm: Arc<Llm>,
     pub directory: Arc<Directory>,
     pub voice: Arc<dyn VoiceAnalyzer>,
+}
+
+impl Compute {
+    /// Runs a compute activity (`ActivityKind::queue` is `Queue::Compute`).
+    pub async fn run(&self, call: StepCall<'_>, activity: &Activity) -> Result<Value, ActivityError> {
+        let input = &activity.input;
+        match activity.kind {
+            ActivityKind::ResearchCompany => Ok(companies::research_company(self, input)),
+            ActivityKind::ResearchAccounts => Ok(companies::research_accounts(self, input)),
+            ActivityKind::Intake => Ok(companies::intake(self, input)),
+            ActivityKind::AnalyzeCall => Ok(leads::analyze_call(self, input)),
+            ActivityKind::ScoreLead => leads::score(self, call, input).await,
+            ActivityKind::RouteLead => Ok(leads::route(input)),
+            ActivityKind::DraftPlan => drafting::plan_kickoff(self, call, input).await,
+            ActivityKind::DraftContent => drafting::content(self, call, input).await,
+            ActivityKind::ClassifyTicket => drafting::classify(self, call, input).await,
+            ActivityKind::DraftReply => drafting::reply(self, call, input).await,
+            ActivityKind::Plan => drafting::coordinator_plan(self, call, input).await,
+            ActivityKind::Synthesize => drafting::synthesize(self, call, input).await,
+            other => Err(ActivityError::Input(format!("activity {other:?} runs on the appliance's task queue"))),
+        }
+    }
+
+    /// One model call on behalf of the step's worker, logged for the token ledger.
+    async fn ask(
+        &self,
+        call: StepCall<'_>,
+        task: TaskType,
+        system: String,
+        prompt: String,
+    ) -> Result<(String, u64), ActivityError> {
+        let turns = vec![Turn { speaker: Speaker::User, text: prompt }];
+        let (reply, entry) = self.llm.complete(call.worker, task, system, turns, 800).await?;
+        if let Ok(mut log) = call.log.lock() {
+            log.push(entry);
+        }
+        Ok((reply.text, reply.input_tokens + reply.output_tokens))
+    }
+}
+
+/// Every activity: the compute ones, and those that touch the appliance's redb (memory,
+/// accounts and deals, the notification outbox). Cheap to clone.
+#[derive(Clone)]
+pub struct Activities {
+    pub compute: Compute,
+    pub store: Store,
     pub notifications: Notifications,
 }
 
@@ -69,37 +121,21 @@ impl Activities {
         match activity.kind {
             ActivityKind::ReviewAccount => companies::review_account(self, input).await,
             ActivityKind::ContentBrief => companies::content_brief(self, input).await,
-            ActivityKind::ResearchCompany => Ok(companies::research_company(self, input)),
-            ActivityKind::ResearchAccounts => Ok(companies::research_accounts(self, input)),
-            ActivityKind::Intake => Ok(companies::intake(self, input)),
-            ActivityKind::AnalyzeCall => Ok(leads::analyze_call(self, input)),
-            ActivityKind::ScoreLead => leads::score(self, call, input).await,
-            ActivityKind::RouteLead => Ok(leads::route(input)),
             ActivityKind::Assign => companies::assign(self, input).await,
-            ActivityKind::DraftPlan => drafting::plan_kickoff(self, call, input).await,
-            ActivityKind::DraftContent => drafting::content(self, call, input).await,
-            ActivityKind::ClassifyTicket => drafting::classify(self, call, input).await,
-            ActivityKind::DraftReply => drafting::reply(self, call, input).await,
-            ActivityKind::Plan => drafting::coordinator_plan(self, call, input).await,
-            ActivityKind::Synthesize => drafting::synthesize(self, call, input).await,
             ActivityKind::LoadContext => records::load_context(self).await,
             ActivityKind::MeasureMemory => records::measure(self).await,
             ActivityKind::CompressMemory => records::compress(self).await,
             ActivityKind::Record => records::record(self, call, input).await,
+            _ => self.compute.run(call, activity).await,
         }
     }
 
-    /// One model call on behalf of the step's worker (recorded in the token ledger).
-    async fn ask(
-        &self,
-        call: StepCall<'_>,
-        task: TaskType,
-        system: String,
-        prompt: String,
-    ) -> Result<(String, u64), ActivityError> {
-        let turns = vec![Turn { speaker: Speaker::User, text: prompt }];
-        let reply = self.llm.call(&self.store, call.worker, task, system, turns, 800).await?;
-        Ok((reply.text, reply.input_tokens + reply.output_tokens))
+    /// Records model calls in the token ledger (the demo engine after each attempt; the
+    /// temporal engine when a step's result reaches the appliance).
+    pub async fn record_calls(&self, calls: Vec<ModelCall>) {
+        for call in calls {
+            crate::brain::llm::record(&self.store, call).await;
+        }
     }
 }
 

@@ -88,7 +88,7 @@ pub async fn measure(a: &Activities) -> Result<Value, ActivityError> {
 
 /// Folds every over-budget worker scope (fast model; originals archived).
 pub async fn compress(a: &Activities) -> Result<Value, ActivityError> {
-    let reports = crate::memory::compress_all(&a.store, &a.llm).await?;
+    let reports = crate::memory::compress_all(&a.store, &a.compute.llm).await?;
     let folded: Vec<Value> = reports
         .iter()
         .filter(|r| r.compressed)

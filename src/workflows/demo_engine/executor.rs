@@ -9,12 +9,13 @@ use serde_json::{Value, json};
 
 use super::{Inner, now_ms};
 use crate::domain::{StepStatus, WorkflowStatus};
-use crate::store::{ApprovalRecord, StepRecord, Wait, WorkflowRecord};
-use crate::workflows::activities::{ActivityError, StepCall};
+use crate::store::{Wait, WorkflowRecord};
+use crate::workflows::activities::{ActivityError, CallLog, StepCall};
 use crate::workflows::announce;
 use crate::workflows::definitions;
 use crate::workflows::engine::{EngineError, NewWorkflow};
 use crate::workflows::script::{Activity, ChildSpec, Command, History};
+use crate::workflows::transitions;
 
 /// What one command did to the workflow.
 enum Next {
@@ -89,17 +90,27 @@ impl Inner {
             _ => 1,
         };
         let started = now_ms();
-        let call = StepCall { workflow_id: &record.id, worker: &record.worker, step, index: record.steps.len() };
+        let log = CallLog::default();
+        let call =
+            StepCall { workflow_id: &record.id, worker: &record.worker, step, index: record.steps.len(), log: &log };
         let timeout = Duration::from_secs(self.settings.activity_timeout_secs);
         let outcome = match tokio::time::timeout(timeout, self.activities.run(call, &activity)).await {
             Ok(outcome) => outcome,
             Err(_) => Err(ActivityError::Timeout(self.settings.activity_timeout_secs)),
         };
+        self.activities.record_calls(log.into_inner().unwrap_or_default()).await;
         let previous = record.status;
         match outcome {
             Ok(output) => {
                 record.wait = Wait::Nothing;
-                record.steps.push(step_record(step, StepStatus::Completed, started, &output, attempt));
+                record.steps.push(transitions::step_record(
+                    step,
+                    StepStatus::Completed,
+                    started,
+                    now_ms(),
+                    &output,
+                    attempt,
+                ));
                 if let Some(saved) = self.save(record, previous).await? {
                     announce::step(&self.store, &saved, step, "completed");
                 }
@@ -123,10 +134,11 @@ impl Inner {
             Err(e) => {
                 let reason = format!("step {step} failed after {attempt} attempts: {e}");
                 record.wait = Wait::Nothing;
-                record.steps.push(step_record(
+                record.steps.push(transitions::step_record(
                     step,
                     StepStatus::Failed,
                     started,
+                    now_ms(),
                     &json!({"error": e.to_string()}),
                     attempt,
                 ));
@@ -143,35 +155,12 @@ impl Inner {
         summary: String,
         deadline_secs: Option<u64>,
     ) -> Result<Next, EngineError> {
-        let now = now_ms();
-        let deadline_ms = deadline_secs.map(|s| now + (s as i64).saturating_mul(1000));
         let previous = record.status;
-        record.steps.push(StepRecord {
-            name: step.to_owned(),
-            status: StepStatus::Waiting,
-            started_ms: now,
-            finished_ms: None,
-            output: "null".into(),
-            attempts: 1,
-        });
-        let summary_text = summary.clone();
-        record.approval = Some(ApprovalRecord {
-            step: step.to_owned(),
-            summary,
-            requested_ms: now,
-            deadline_ms,
-            decision: None,
-            comment: None,
-            decided_ms: None,
-            decided_by: None,
-        });
-        record.status = WorkflowStatus::Waiting;
+        let index = transitions::open_gate(&mut record, step, summary, now_ms(), deadline_secs);
         // Queued before the state is saved: a crash in between re-queues the same id (once).
-        let index = record.steps.len() - 1;
-        let text =
-            format!("Approval requested: {summary_text} ({} {}, worker {})", record.kind, record.id, record.worker);
-        let id = format!("workflow:{}#{index}/approval.requested", record.id);
+        let (id, text) = transitions::approval_notice(&record, index);
         self.activities.notifications.queue(id, "approval.requested", text, Some(record.id.clone())).await?;
+        let deadline_ms = record.approval.as_ref().and_then(|a| a.deadline_ms);
         let Some(saved) = self.save(record, previous).await? else { return Ok(Next::Continue) };
         if let Some(deadline) = deadline_ms {
             self.timers.at(deadline, saved.id.clone());
@@ -182,19 +171,8 @@ impl Inner {
 
     /// Records that nobody decided before the gate's deadline.
     async fn lapse(&self, mut record: WorkflowRecord, step: String) -> Result<Next, EngineError> {
-        let now = now_ms();
         let previous = record.status;
-        if let Some(a) = record.approval.as_mut() {
-            a.decided_ms = Some(now);
-            a.decided_by = Some("sla-timer".into());
-            a.comment = Some("nobody decided before the deadline".into());
-        }
-        if let Some(s) = record.steps.iter_mut().rev().find(|s| s.name == step && s.status == StepStatus::Waiting) {
-            s.status = StepStatus::Completed;
-            s.finished_ms = Some(now);
-            s.output = json!({"decision": "timeout"}).to_string();
-        }
-        record.status = WorkflowStatus::Running;
+        transitions::lapse(&mut record, &step, now_ms());
         if let Some(saved) = self.save(record, previous).await? {
             announce::step(&self.store, &saved, &step, "lapsed");
         }
@@ -225,7 +203,14 @@ impl Inner {
         }
         let previous = record.status;
         record.children = ids.clone();
-        record.steps.push(step_record(step, StepStatus::Completed, started, &json!({"children": ids}), 1));
+        record.steps.push(transitions::step_record(
+            step,
+            StepStatus::Completed,
+            started,
+            now_ms(),
+            &json!({"children": ids}),
+            1,
+        ));
         if let Some(saved) = self.save(record, previous).await? {
             announce::step(&self.store, &saved, step, "completed");
         }
@@ -260,7 +245,14 @@ impl Inner {
         let previous = record.status;
         let started = record.steps.last().and_then(|s| s.finished_ms).unwrap_or_else(now_ms);
         record.wait = Wait::Nothing;
-        record.steps.push(step_record(step, StepStatus::Completed, started, &json!({"children": ends}), 1));
+        record.steps.push(transitions::step_record(
+            step,
+            StepStatus::Completed,
+            started,
+            now_ms(),
+            &json!({"children": ends}),
+            1,
+        ));
         if let Some(saved) = self.save(record, previous).await? {
             announce::step(&self.store, &saved, step, "completed");
         }
@@ -275,20 +267,10 @@ impl Inner {
         error: Option<String>,
     ) -> Result<Next, EngineError> {
         let previous = record.status;
-        record.status = status;
-        record.result = result.map(|r| r.to_string());
-        record.error = error;
-        record.finished_ms = Some(now_ms());
+        transitions::end(&mut record, status, result, error, now_ms());
         if status == WorkflowStatus::Failed {
             // Queued before the end is saved, so a crash in between cannot lose it.
-            let text = format!(
-                "Workflow failed: {} {} (worker {}): {}",
-                record.kind,
-                record.id,
-                record.worker,
-                record.error.as_deref().unwrap_or_default()
-            );
-            let id = format!("workflow:{}/workflow.failed", record.id);
+            let (id, text) = transitions::failure_notice(&record);
             self.activities.notifications.queue(id, "workflow.failed", text, Some(record.id.clone())).await?;
         }
         let Some(saved) = self.save(record, previous).await? else { return Ok(Next::Continue) };
@@ -297,16 +279,5 @@ impl Inner {
             self.enqueue(parent.clone());
         }
         Ok(Next::Park)
-    }
-}
-
-fn step_record(name: &str, status: StepStatus, started_ms: i64, output: &Value, attempts: u32) -> StepRecord {
-    StepRecord {
-        name: name.to_owned(),
-        status,
-        started_ms,
-        finished_ms: Some(now_ms()),
-        output: output.to_string(),
-        attempts,
     }
 }

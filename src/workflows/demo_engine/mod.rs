@@ -20,7 +20,7 @@ use tokio_util::sync::CancellationToken;
 use super::activities::Activities;
 use super::engine::{ApprovalSignal, Engine, EngineError, NewWorkflow};
 use crate::config::WorkflowSettings;
-use crate::domain::{StepStatus, WorkflowStatus};
+use crate::domain::WorkflowStatus;
 use crate::store::{Store, Wait, WorkflowOutcome, WorkflowRecord, WorkflowWrite};
 use timers::Timers;
 
@@ -193,24 +193,9 @@ impl Engine for DemoEngine {
                     self.inner.store.workflow(id).await?.ok_or_else(|| EngineError::NotFound(id.to_owned()))?;
                 let previous = record.status;
                 let now = now_ms();
-                let Some(approval) = record.approval.as_mut().filter(|a| a.is_pending()) else {
+                if !crate::workflows::transitions::decide(&mut record, &signal, now) {
                     return Err(EngineError::NothingPending(id.to_owned()));
-                };
-                approval.decision = Some(signal.decision);
-                approval.comment = signal.comment.clone();
-                approval.decided_ms = Some(now);
-                approval.decided_by = Some(signal.by.clone());
-                let step_name = approval.step.clone();
-                let output =
-                    serde_json::json!({"decision": signal.decision, "comment": signal.comment, "by": signal.by});
-                if let Some(step) =
-                    record.steps.iter_mut().rev().find(|s| s.name == step_name && s.status == StepStatus::Waiting)
-                {
-                    step.status = StepStatus::Completed;
-                    step.finished_ms = Some(now);
-                    step.output = output.to_string();
                 }
-                record.status = WorkflowStatus::Running;
                 if let Some(saved) = self.inner.save(record, previous).await? {
                     super::announce::decided(&self.inner.store, &saved, signal.decision);
                     self.inner.enqueue(saved.id.clone());

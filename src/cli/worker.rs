@@ -1,0 +1,53 @@
+//! `gtms worker`: a stateless Temporal worker for the compute task queue — model calls and
+//! company data, no data file — connected with the same `[temporal]` / `GTMS_TEMPORAL_*`
+//! settings (mTLS included) as the appliance. Runs until SIGINT or SIGTERM; any number of them
+//! may run on other machines.
+
+use std::sync::Arc;
+
+use clap::Args;
+use tokio_util::sync::CancellationToken;
+
+use super::{load_config, runtime};
+use crate::config::Layer;
+use crate::workflows::temporal_engine::runner::Role;
+
+#[derive(Debug, Args)]
+pub(super) struct WorkerArgs {
+    /// A TOML config file (env GTMS_CONFIG).
+    #[arg(long, value_name = "FILE")]
+    config: Option<std::path::PathBuf>,
+    /// `human` or `json` log lines [env GTMS_LOG_FORMAT].
+    #[arg(long)]
+    log_format: Option<String>,
+}
+
+pub(super) fn worker(args: WorkerArgs) -> Result<(), String> {
+    let flags = Layer { mode: Some("temporal".into()), log_format: args.log_format, ..Layer::default() };
+    let config = load_config(args.config.as_ref(), flags).map_err(|e| e.to_string())?;
+    crate::telemetry::init(config.log_format, &config.log_level);
+    runtime()?.block_on(async move {
+        let directory = crate::companies::directory::Directory::embedded().map_err(|e| e.to_string())?;
+        let llm = crate::brain::Llm::from_settings(&config.llm).map_err(|e| e.to_string())?;
+        let compute =
+            crate::workflows::compute_activities(&Arc::new(llm), &Arc::new(directory)).map_err(|e| e.to_string())?;
+        let shutdown = CancellationToken::new();
+        let signals = crate::shutdown::Signals::listen().map_err(|e| format!("cannot listen for signals: {e}"))?;
+        let engine = crate::workflows::start_temporal(
+            &config.temporal,
+            &config.workflows,
+            Role::ComputeOnly(compute),
+            shutdown.clone(),
+        )
+        .map_err(|e| e.to_string())?;
+        tracing::info!(
+            address = config.temporal.address.as_deref().unwrap_or_default(),
+            queue = %config.temporal.compute_task_queue,
+            "gtms worker {} serving the compute task queue",
+            crate::state::VERSION
+        );
+        signals.cancel_on_signal(shutdown.clone()).await;
+        drop(engine);
+        Ok(())
+    })
+}

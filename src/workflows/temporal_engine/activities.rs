@@ -1,0 +1,77 @@
+//! The Temporal activities: `gtms.appliance-step` (the steps that touch the appliance's redb:
+//! memory, accounts and deals, the outbox) and `gtms.transition` (a local activity: announce a
+//! state change on `/ws`, update the run ledger, record model calls, queue a notification),
+//! served on the appliance's task queue; `gtms.compute-step` (model calls and company data),
+//! served on the compute queue by the appliance and by any `gtms worker` process.
+
+use std::sync::Arc;
+
+use temporalio_macros::activities;
+use temporalio_sdk::activities::{ActivityContext, ActivityError};
+
+use super::messages::{Event, StepInput, StepOutput, Transition};
+use crate::workflows::activities::{Activities, CallLog, Compute, StepCall};
+use crate::workflows::{announce, ledger_row};
+
+async fn run_step<F>(input: StepInput, run: F) -> Result<StepOutput, ActivityError>
+where
+    F: AsyncFnOnce(StepCall<'_>) -> Result<serde_json::Value, crate::workflows::activities::ActivityError>,
+{
+    let log = CallLog::default();
+    let call = StepCall {
+        workflow_id: &input.workflow_id,
+        worker: &input.worker,
+        step: &input.step,
+        index: input.index,
+        log: &log,
+    };
+    let output = run(call).await?;
+    Ok(StepOutput { output, calls: log.into_inner().unwrap_or_default() })
+}
+
+/// The activities of the appliance's task queue.
+pub struct ApplianceActivities {
+    pub activities: Activities,
+}
+
+#[activities]
+impl ApplianceActivities {
+    #[activity(name = "gtms.appliance-step")]
+    pub async fn step(self: Arc<Self>, _ctx: ActivityContext, input: StepInput) -> Result<StepOutput, ActivityError> {
+        let activity = input.activity.clone();
+        run_step(input, async |call| self.activities.run(call, &activity).await).await
+    }
+
+    #[activity(name = "gtms.transition")]
+    pub async fn transition(self: Arc<Self>, _ctx: ActivityContext, t: Transition) -> Result<(), ActivityError> {
+        let acts = &self.activities;
+        if let Some(n) = t.notice {
+            acts.notifications.queue(n.id, &n.event, n.text, Some(t.record.id.clone())).await?;
+        }
+        acts.record_calls(t.calls).await;
+        acts.store.put_run(ledger_row(&t.record)).await?;
+        let (store, w) = (&acts.store, &t.record);
+        match &t.event {
+            Event::Started => announce::started(store, w),
+            Event::Step { step, outcome } => announce::step(store, w, step, outcome),
+            Event::Waiting => announce::waiting(store, w),
+            Event::Decided { decision } => announce::decided(store, w, *decision),
+            Event::Ended => announce::ended(store, w),
+        }
+        Ok(())
+    }
+}
+
+/// The activities of the compute task queue (no redb: a `gtms worker` serves them too).
+pub struct ComputeActivities {
+    pub compute: Compute,
+}
+
+#[activities]
+impl ComputeActivities {
+    #[activity(name = "gtms.compute-step")]
+    pub async fn step(self: Arc<Self>, _ctx: ActivityContext, input: StepInput) -> Result<StepOutput, ActivityError> {
+        let activity = input.activity.clone();
+        run_step(input, async |call| self.compute.run(call, &activity).await).await
+    }
+}

@@ -1,0 +1,117 @@
+//! What crosses the Temporal boundary, as JSON payloads: a workflow's start input (with the
+//! engine settings it runs under, recorded in its history so a replay sees the same ones), an
+//! approval decision, a step's activity call and result, and the appliance-side transition
+//! that announces a state change, updates the run ledger and records model calls.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::config::WorkflowSettings;
+use crate::domain::{Decision, WorkflowType};
+use crate::store::{ModelCall, WorkflowRecord};
+use crate::workflows::engine::ApprovalSignal;
+use crate::workflows::script::{Activity, SlaTimers};
+
+/// The settings a workflow runs under (from `[workflows]` and `[temporal]` at start).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunSettings {
+    pub sla: SlaTimers,
+    pub retry_attempts: u32,
+    pub retry_base_ms: u64,
+    pub retry_max_ms: u64,
+    pub activity_timeout_secs: u64,
+    /// Where the activities that touch the appliance's redb run.
+    pub appliance_queue: String,
+    /// Where the activities that only call models or read company data run.
+    pub compute_queue: String,
+}
+
+impl RunSettings {
+    pub fn new(workflows: &WorkflowSettings, appliance_queue: &str, compute_queue: &str) -> Self {
+        Self {
+            sla: workflows.sla,
+            retry_attempts: workflows.retry_attempts,
+            retry_base_ms: workflows.retry_base_ms,
+            retry_max_ms: workflows.retry_max_ms,
+            activity_timeout_secs: workflows.activity_timeout_secs,
+            appliance_queue: appliance_queue.to_owned(),
+            compute_queue: compute_queue.to_owned(),
+        }
+    }
+}
+
+/// A workflow's input.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StartInput {
+    pub kind: WorkflowType,
+    pub worker: String,
+    /// The start parameters, JSON text.
+    pub params: String,
+    pub parent: Option<String>,
+    pub settings: RunSettings,
+}
+
+/// An approval decision (the `approval` signal and the `decide` update).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DecisionInput {
+    pub decision: Decision,
+    pub comment: Option<String>,
+    pub by: String,
+}
+
+impl From<&DecisionInput> for ApprovalSignal {
+    fn from(d: &DecisionInput) -> Self {
+        ApprovalSignal { decision: d.decision, comment: d.comment.clone(), by: d.by.clone() }
+    }
+}
+
+impl From<ApprovalSignal> for DecisionInput {
+    fn from(s: ApprovalSignal) -> Self {
+        DecisionInput { decision: s.decision, comment: s.comment, by: s.by }
+    }
+}
+
+/// One step's activity call.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StepInput {
+    pub workflow_id: String,
+    pub worker: String,
+    pub step: String,
+    pub index: usize,
+    pub activity: Activity,
+}
+
+/// A step's output and the model calls it made (recorded in the ledger on the appliance).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StepOutput {
+    pub output: Value,
+    pub calls: Vec<ModelCall>,
+}
+
+/// What changed, for `/ws`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "kebab-case")]
+pub enum Event {
+    Started,
+    Step { step: String, outcome: String },
+    Waiting,
+    Decided { decision: Decision },
+    Ended,
+}
+
+/// A team-chat notification to queue in the outbox (idempotent by id).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Notice {
+    pub id: String,
+    pub event: String,
+    pub text: String,
+}
+
+/// A state change, carried out on the appliance by the `transition` local activity.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Transition {
+    pub record: WorkflowRecord,
+    pub event: Event,
+    pub notice: Option<Notice>,
+    pub calls: Vec<ModelCall>,
+}

@@ -1,0 +1,267 @@
+//! The temporal engine (`--mode temporal`): the same six workflow types on a Temporal cluster
+//! reached over mutual TLS. Workflows (`workflow_types`, `driver`) run the same definitions as
+//! the demo engine, as deterministic Temporal workflow code; activities (`activities`) run on two
+//! task queues — the appliance's (what touches its redb) and the compute queue (model calls and
+//! company data), which `gtms worker` processes on other machines can serve too (`runner`).
+//! The API's workflow id is the Temporal workflow id; state for the API comes from the `record`
+//! query and from visibility (`list`); approvals are the `decide` update (validated: 409 when no
+//! gate is pending) — the `approval` signal does the same for other Temporal clients.
+//! `connection` keeps `temporal: connected|disconnected` true; while the cluster is unreachable
+//! starts and decisions answer 503 at once and reads say the engine is unavailable.
+
+mod activities;
+pub mod connection;
+mod driver;
+mod messages;
+pub mod runner;
+mod workflow_types;
+
+use std::sync::{Arc, OnceLock};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use futures_util::StreamExt;
+use futures_util::future::BoxFuture;
+use serde_json::Value;
+use temporalio_client::errors::{WorkflowQueryError, WorkflowStartError, WorkflowUpdateError};
+use temporalio_client::{
+    Client, WorkflowExecuteUpdateOptions, WorkflowExecutionStatus, WorkflowIdConflictPolicy, WorkflowIdReusePolicy,
+    WorkflowListOptions, WorkflowQueryOptions, WorkflowStartOptions,
+};
+use temporalio_common::MemoValues;
+
+pub use connection::Health;
+pub use messages::RunSettings;
+use messages::{DecisionInput, StartInput};
+
+use super::engine::{ApprovalSignal, Engine, EngineError, NewWorkflow};
+use crate::domain::{WorkflowStatus, WorkflowType};
+use crate::store::{Wait, WorkflowRecord};
+
+/// Longest a query, update or visibility page may take before the engine says it is unavailable.
+const RPC_TIMEOUT: Duration = Duration::from_secs(10);
+
+pub struct TemporalEngine {
+    /// Set once the first connection succeeded.
+    client: Arc<OnceLock<Client>>,
+    health: Health,
+    settings: RunSettings,
+}
+
+impl TemporalEngine {
+    pub fn new(client: Arc<OnceLock<Client>>, health: Health, settings: RunSettings) -> Self {
+        Self { client, health, settings }
+    }
+
+    /// The client, when the cluster is reachable; otherwise the 503 the API answers.
+    fn client(&self) -> Result<&Client, EngineError> {
+        match self.client.get() {
+            Some(client) if self.health.connected() => Ok(client),
+            _ => Err(unavailable("the Temporal cluster is unreachable")),
+        }
+    }
+
+    /// A handle for queries, updates and signals. Those name only the workflow id and the
+    /// handler, and every type registers the same handlers, so one typed handle serves all.
+    fn handle(
+        &self,
+        id: &str,
+    ) -> Result<temporalio_client::WorkflowHandle<Client, workflow_types::ClientOnboarding>, EngineError> {
+        Ok(self.client()?.get_workflow_handle::<workflow_types::ClientOnboarding>(id))
+    }
+
+    async fn query(&self, id: &str) -> Result<Option<WorkflowRecord>, EngineError> {
+        let handle = self.handle(id)?;
+        let query = handle.query(workflow_types::ClientOnboarding::record, (), WorkflowQueryOptions::default());
+        match tokio::time::timeout(RPC_TIMEOUT, query).await {
+            Err(_) => Err(unavailable("the Temporal query timed out")),
+            Ok(Ok(record)) => Ok(Some(record)),
+            Ok(Err(WorkflowQueryError::NotFound(_))) => Ok(None),
+            Ok(Err(e)) => Err(unavailable(&format!("the Temporal query failed: {e}"))),
+        }
+    }
+
+    async fn start_typed(&self, new: NewWorkflow) -> Result<WorkflowRecord, EngineError> {
+        let client = self.client()?;
+        let input = StartInput {
+            kind: new.kind,
+            worker: new.worker.clone(),
+            params: new.params.to_string(),
+            parent: new.parent.clone(),
+            settings: self.settings.clone(),
+        };
+        let mut memo = MemoValues::new();
+        memo.insert("worker", new.worker.clone());
+        memo.insert("params", input.params.clone());
+        let options = WorkflowStartOptions::new(self.settings.appliance_queue.clone(), new.id.clone())
+            .id_reuse_policy(WorkflowIdReusePolicy::RejectDuplicate)
+            .id_conflict_policy(WorkflowIdConflictPolicy::Fail)
+            .memo(memo)
+            .static_summary(format!("{} for worker {}", new.kind, new.worker))
+            .build();
+        macro_rules! start {
+            ($ty:ty) => {
+                client.start_workflow(<$ty>::run, input, options).await.map(|_| ())
+            };
+        }
+        use workflow_types::*;
+        let started = match new.kind {
+            WorkflowType::ClientOnboarding => start!(ClientOnboarding),
+            WorkflowType::LeadQualification => start!(LeadQualification),
+            WorkflowType::ContentGeneration => start!(ContentGeneration),
+            WorkflowType::TicketResolution => start!(TicketResolution),
+            WorkflowType::Coordinator => start!(Coordinator),
+            WorkflowType::MemoryCompression => start!(MemoryCompression),
+        };
+        match started {
+            Ok(()) => Ok(initial_record(&new)),
+            Err(WorkflowStartError::AlreadyStarted { .. }) => Err(EngineError::Exists(new.id)),
+            Err(e) => Err(unavailable(&format!("Temporal refused the start: {e}"))),
+        }
+    }
+
+    async fn decide(&self, id: &str, signal: ApprovalSignal) -> Result<WorkflowRecord, EngineError> {
+        let handle = self.handle(id)?;
+        let update = handle.execute_update(
+            workflow_types::ClientOnboarding::decide,
+            DecisionInput::from(signal),
+            WorkflowExecuteUpdateOptions::default(),
+        );
+        match tokio::time::timeout(RPC_TIMEOUT, update).await {
+            Err(_) => Err(unavailable("the Temporal update timed out")),
+            Ok(Ok(record)) => Ok(record),
+            Ok(Err(WorkflowUpdateError::NotFound(_))) => Err(EngineError::NotFound(id.to_owned())),
+            // Refused by the validator (no gate pending), or the workflow already closed.
+            Ok(Err(WorkflowUpdateError::Failed(_))) => Err(EngineError::NothingPending(id.to_owned())),
+            Ok(Err(WorkflowUpdateError::Rpc(status))) if status.code() == temporalio_client::tonic::Code::NotFound => {
+                Err(EngineError::NotFound(id.to_owned()))
+            }
+            Ok(Err(e)) => Err(unavailable(&format!("the Temporal update failed: {e}"))),
+        }
+    }
+
+    /// Every execution of this appliance's task queue: open ones queried for their live state,
+    /// closed ones from visibility and their memo.
+    async fn visible(&self) -> Result<Vec<WorkflowRecord>, EngineError> {
+        let client = self.client()?;
+        let query = format!("TaskQueue = '{}'", self.settings.appliance_queue);
+        let mut stream = client.list_workflows(query, WorkflowListOptions::default());
+        let mut closed = Vec::new();
+        let mut open = Vec::new();
+        loop {
+            let next = tokio::time::timeout(RPC_TIMEOUT, stream.next()).await;
+            let execution = match next {
+                Err(_) => return Err(unavailable("the Temporal visibility listing timed out")),
+                Ok(None) => break,
+                Ok(Some(Err(e))) => return Err(unavailable(&format!("the Temporal visibility listing failed: {e}"))),
+                Ok(Some(Ok(execution))) => execution,
+            };
+            let Some(summary) = from_visibility(&execution) else { continue };
+            if execution.status() == WorkflowExecutionStatus::Running {
+                open.push(summary);
+            } else {
+                closed.push(summary);
+            }
+        }
+        let live = futures_util::future::join_all(open.into_iter().map(|summary| async move {
+            match self.query(&summary.id).await {
+                Ok(Some(record)) => record,
+                _ => summary,
+            }
+        }))
+        .await;
+        closed.extend(live);
+        Ok(closed)
+    }
+}
+
+fn unavailable(why: &str) -> EngineError {
+    EngineError::Unavailable(why.to_owned())
+}
+
+fn ms(time: Option<SystemTime>) -> i64 {
+    time.and_then(|t| t.duration_since(UNIX_EPOCH).ok()).map_or(0, |d| d.as_millis() as i64)
+}
+
+fn initial_record(new: &NewWorkflow) -> WorkflowRecord {
+    let now = chrono::Utc::now().timestamp_millis();
+    WorkflowRecord {
+        id: new.id.clone(),
+        kind: new.kind,
+        worker: new.worker.clone(),
+        params: new.params.to_string(),
+        status: WorkflowStatus::Running,
+        steps: Vec::new(),
+        approval: None,
+        wait: Wait::Nothing,
+        result: None,
+        error: None,
+        parent: new.parent.clone(),
+        children: Vec::new(),
+        created_ms: now,
+        updated_ms: now,
+        finished_ms: None,
+        revision: 0,
+    }
+}
+
+/// A workflow as visibility shows it (no steps): type, status, times and the memo's worker,
+/// parameters, parent and final status. `None` for executions that are not gtms workflows.
+fn from_visibility(e: &temporalio_client::WorkflowExecution) -> Option<WorkflowRecord> {
+    let kind = WorkflowType::parse(e.workflow_type())?;
+    let memo = e.memo();
+    let text = |key: &str| memo.get::<String>(key).ok().flatten();
+    let status = match e.status() {
+        WorkflowExecutionStatus::Running => WorkflowStatus::Running,
+        WorkflowExecutionStatus::Completed => {
+            text("status").as_deref().and_then(WorkflowStatus::parse).unwrap_or(WorkflowStatus::Completed)
+        }
+        WorkflowExecutionStatus::Canceled => WorkflowStatus::Cancelled,
+        _ => WorkflowStatus::Failed,
+    };
+    let created_ms = ms(e.start_time());
+    let finished_ms = e.close_time().map(|t| ms(Some(t)));
+    Some(WorkflowRecord {
+        id: e.id().to_owned(),
+        kind,
+        worker: text("worker").unwrap_or_default(),
+        params: text("params").unwrap_or_else(|| Value::Null.to_string()),
+        status,
+        steps: Vec::new(),
+        approval: None,
+        wait: Wait::Nothing,
+        result: None,
+        error: None,
+        parent: text("parent").or_else(|| e.parent_id().map(str::to_owned)),
+        children: Vec::new(),
+        created_ms,
+        updated_ms: finished_ms.unwrap_or(created_ms),
+        finished_ms,
+        revision: 0,
+    })
+}
+
+impl Engine for TemporalEngine {
+    fn name(&self) -> &'static str {
+        "temporal"
+    }
+
+    fn connection(&self) -> &'static str {
+        if self.health.connected() { "connected" } else { "disconnected" }
+    }
+
+    fn start(&self, new: NewWorkflow) -> BoxFuture<'_, Result<WorkflowRecord, EngineError>> {
+        Box::pin(self.start_typed(new))
+    }
+
+    fn signal<'a>(&'a self, id: &'a str, signal: ApprovalSignal) -> BoxFuture<'a, Result<WorkflowRecord, EngineError>> {
+        Box::pin(self.decide(id, signal))
+    }
+
+    fn describe<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<WorkflowRecord>, EngineError>> {
+        Box::pin(self.query(id))
+    }
+
+    fn list(&self) -> BoxFuture<'_, Result<Vec<WorkflowRecord>, EngineError>> {
+        Box::pin(self.visible())
+    }
+}
