@@ -6,7 +6,7 @@
 //! wait polls a condition with a deadline. `kill_server`/`restart_server` SIGKILL and restart
 //! the dev server on the same port and database file while nginx stays up; `Drop` stops both.
 //! In a `#[tokio::test]` the app shares the runtime: use the `_async` forms while it must make
-//! progress. Owns nothing of the app; the harness tests at the bottom prove the harness itself.
+//! progress. Owns nothing of the app; `tests.rs` proves the harness itself.
 
 mod certs;
 
@@ -23,8 +23,8 @@ pub use certs::Certs;
 
 /// How long a start (server, nginx, readiness through both) may take before the test fails.
 const START_WITHIN: Duration = Duration::from_secs(60);
-/// Each CLI call's own limit (`--command-timeout`): the CLI retries an unavailable server
-/// inside this, so a call against a dead upstream fails after it instead of hanging.
+/// Each CLI call's own limit (`--command-timeout`) unless the call names one: a bound, so no
+/// call can hang a test (a refusal or nginx's 502 for a dead upstream fails in ~0.1 s).
 const CLI_TIMEOUT: &str = "10s";
 const POLL_EVERY: Duration = Duration::from_millis(50);
 
