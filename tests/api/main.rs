@@ -25,6 +25,7 @@ mod prometheus;
 mod rate_limits;
 mod route_table;
 mod status_page;
+mod temporal_cluster;
 mod tls;
 mod workflows;
 mod workspace_pages;
