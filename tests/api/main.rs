@@ -7,6 +7,7 @@ mod binary;
 mod brain;
 mod company_files;
 mod deals;
+mod engines;
 mod enrich;
 mod envelope;
 mod export;

@@ -1,0 +1,313 @@
+//! One API-level workflow suite against both engines, each behind the real binary: the demo
+//! engine, and the temporal engine on a real Temporal dev server behind nginx terminating
+//! mutual TLS (`temporal_cluster`). Then what only the temporal engine has: the executions seen
+//! from outside with the `temporal` CLI, a client certificate of another CA refused, the cluster
+//! killed mid-workflow and restarted, and a `gtms worker` process serving the compute queue.
+
+use std::path::Path;
+use std::process::{Child, Stdio};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use crate::helpers::{Binary, eventually, gtms};
+use crate::temporal_cluster::TemporalCluster;
+
+/// A running appliance and an admin token.
+struct Appliance {
+    server: Binary,
+    token: String,
+    http: reqwest::Client,
+    _dir: tempfile::TempDir,
+}
+
+/// Settings both engines run the suite with: a 1 s SLA for urgent tickets, fast retries.
+const SUITE_ENV: &[(&str, &str)] =
+    &[("GTMS_SLA_URGENT_SECS", "1"), ("GTMS_WORKFLOW_RETRY_BASE_MS", "50"), ("GTMS_API_RATE_LIMIT", "100000")];
+
+impl Appliance {
+    async fn start(env: &[(String, String)]) -> Appliance {
+        let dir = tempfile::tempdir().expect("dir");
+        let data = dir.path().join("gtms.redb");
+        let mut all: Vec<(&str, &str)> = SUITE_ENV.to_vec();
+        all.extend(env.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+        let server = Binary::serve_with_env(&data, &[], &all);
+        let token = admin_token(&server.base, &data).await;
+        Appliance { server, token, http: reqwest::Client::new(), _dir: dir }
+    }
+
+    async fn call(&self, method: reqwest::Method, path: &str, body: Option<Value>) -> (u16, Value) {
+        let mut request = self.http.request(method, format!("{}{path}", self.server.base)).bearer_auth(&self.token);
+        if let Some(body) = body {
+            request = request.json(&body);
+        }
+        let res = request.send().await.expect("request");
+        let status = res.status().as_u16();
+        (status, res.json().await.unwrap_or(Value::Null))
+    }
+
+    async fn get(&self, path: &str) -> Value {
+        let (status, body) = self.call(reqwest::Method::GET, path, None).await;
+        assert_eq!(status, 200, "GET {path}: {body}");
+        body
+    }
+
+    async fn start_workflow(&self, worker: &str, kind: &str, params: Value) -> String {
+        let body = json!({"workflowType": kind, "params": params});
+        let (status, reply) =
+            self.call(reqwest::Method::POST, &format!("/api/workers/{worker}/start"), Some(body)).await;
+        assert_eq!(status, 202, "{reply}");
+        reply["workflowId"].as_str().expect("id").to_owned()
+    }
+
+    async fn decide(&self, id: &str, decision: &str) -> (u16, Value) {
+        let body = json!({"decision": decision, "comment": "checked by the suite"});
+        self.call(reqwest::Method::POST, &format!("/api/coordinator/approvals/{id}"), Some(body)).await
+    }
+
+    /// Polls the workflow until `done` holds for it.
+    async fn wait_for(&self, id: &str, what: &str, done: impl Fn(&Value) -> bool) -> Value {
+        let path = format!("/api/coordinator/workflows/{id}");
+        eventually(&format!("{id}: {what}"), || async {
+            let (status, w) = self.call(reqwest::Method::GET, &path, None).await;
+            (status == 200 && done(&w)).then_some(w)
+        })
+        .await
+    }
+
+    async fn health(&self) -> Value {
+        self.http.get(format!("{}/api/health", self.server.base)).send().await.expect("health").json().await.expect("j")
+    }
+}
+
+async fn admin_token(base: &str, data: &Path) -> String {
+    let out = gtms()
+        .args(["invites", "create", "--role", "admin", "--name", "suite", "--data"])
+        .arg(data)
+        .output()
+        .expect("invites create");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let invite = stdout.split_whitespace().next().expect("code").to_owned();
+    let res = reqwest::Client::new()
+        .post(format!("{base}/auth/login"))
+        .json(&json!({ "inviteCode": invite }))
+        .send()
+        .await
+        .expect("login");
+    res.json::<Value>().await.expect("json")["token"].as_str().expect("token").to_owned()
+}
+
+fn status_is(status: &'static str) -> impl Fn(&Value) -> bool {
+    move |w| w["status"] == status
+}
+
+/// The suite: every kind of step (activities on both queues, an approval gate, an SLA timer
+/// that lapses, child workflows), the views, and the decision errors. Returns the ids started.
+async fn suite(app: &Appliance) -> Vec<String> {
+    let lead = app
+        .start_workflow("sdr", "lead-qualification", json!({"leadId": "l-1", "company": "Apple", "contact": "the CFO"}))
+        .await;
+    let done = app.wait_for(&lead, "completed", status_is("completed")).await;
+    let steps: Vec<&str> = done["steps"].as_array().expect("steps").iter().filter_map(|s| s["name"].as_str()).collect();
+    assert_eq!(steps, ["research", "call-analysis", "score", "route", "record"], "{done}");
+    let research = &done["steps"][0]["output"];
+    assert!(research["signals"][0]["url"].as_str().is_some_and(|u| u.starts_with("https://www.sec.gov/")), "{done}");
+
+    let content = app
+        .start_workflow(
+            "content-writer",
+            "content-generation",
+            json!({"contentType": "blog-post", "accountId": "acct-004"}),
+        )
+        .await;
+    app.wait_for(&content, "waiting", status_is("waiting")).await;
+    let approvals = app.get("/api/coordinator/approvals").await;
+    assert!(approvals["approvals"].as_array().expect("list").iter().any(|a| a["workflowId"] == content.as_str()));
+    let writer = app.get("/api/workers/content-writer").await;
+    assert_eq!(writer["status"], "waiting", "{writer}");
+    assert!(writer["activeWorkflows"].as_array().expect("ids").iter().any(|w| w == content.as_str()));
+    let (status, reply) = app.decide(&content, "approve").await;
+    assert_eq!((status, reply["status"].as_str()), (200, Some("running")), "{reply}");
+    let (status, reply) = app.decide(&content, "approve").await;
+    assert_eq!((status, reply["error"].as_str()), (409, Some("conflict")), "{reply}");
+    app.wait_for(&content, "completed", status_is("completed")).await;
+
+    let ticket = app
+        .start_workflow(
+            "support-resolver",
+            "ticket-resolution",
+            json!({"ticketId": "t-1", "subject": "Login broken for the whole team", "priority": "urgent"}),
+        )
+        .await;
+    let escalated = app
+        .wait_for(&ticket, "escalated and waiting again", |w| {
+            w["status"] == "waiting" && w["steps"].as_array().is_some_and(|s| s.iter().any(|s| s["name"] == "escalate"))
+        })
+        .await;
+    assert!(escalated["steps"].to_string().contains("timeout"), "{escalated}");
+    assert_eq!(app.decide(&ticket, "approve").await.0, 200);
+    app.wait_for(&ticket, "completed", status_is("completed")).await;
+
+    let (status, run) = app
+        .call(
+            reqwest::Method::POST,
+            "/api/coordinator/runs",
+            Some(json!({"goal": "Qualify Apple and write outreach content"})),
+        )
+        .await;
+    assert_eq!(status, 202, "{run}");
+    let coordinator = run["workflowId"].as_str().expect("id").to_owned();
+    let child = format!("{coordinator}-2");
+    app.wait_for(&child, "the content child waiting", status_is("waiting")).await;
+    assert_eq!(app.decide(&child, "approve").await.0, 200);
+    let run_done = app.wait_for(&coordinator, "completed", status_is("completed")).await;
+    assert_eq!(run_done["children"].as_array().map(Vec::len), Some(2), "{run_done}");
+
+    let (status, reply) = app.decide("content-generation-000000000000", "approve").await;
+    assert_eq!((status, reply["error"].as_str()), (404, Some("not_found")), "{reply}");
+    let list = app.get("/api/coordinator/workflows?status=completed").await;
+    let ids: Vec<&str> =
+        list["workflows"].as_array().expect("list").iter().filter_map(|w| w["workflowId"].as_str()).collect();
+    for id in [&lead, &content, &ticket, &coordinator, &child] {
+        assert!(ids.contains(&id.as_str()), "{id} missing from {list}");
+    }
+    vec![lead, content, ticket, coordinator, child]
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_demo_engine_passes_the_suite() {
+    let app = Appliance::start(&[]).await;
+    assert_eq!(app.health().await["temporal"], "disabled");
+    suite(&app).await;
+}
+
+fn temporal_env(cluster: &TemporalCluster) -> Vec<(String, String)> {
+    let mut env = cluster.gtms_env();
+    env.push(("GTMS_MODE".into(), "temporal".into()));
+    env
+}
+
+async fn connected(app: &Appliance) {
+    eventually("temporal connected", || async { (app.health().await["temporal"] == "connected").then_some(()) }).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_temporal_engine_passes_the_suite_over_mutual_tls() {
+    let cluster = TemporalCluster::start();
+    let app = Appliance::start(&temporal_env(&cluster)).await;
+    connected(&app).await;
+    assert_eq!(app.health().await["mode"], "temporal");
+    let ids = suite(&app).await;
+    // Seen from outside: the same ids, the API's type names, completed.
+    for id in &ids {
+        let description = cluster.wait_for_workflow_status(id, "Completed", Duration::from_secs(60)).await;
+        let kind = description["workflowExecutionInfo"]["type"]["name"].as_str().unwrap_or_default().to_owned();
+        assert!(id.starts_with(&kind) || kind == "lead-qualification" || kind == "content-generation", "{id}: {kind}");
+    }
+    let listed = eventually("visibility lists every execution", || async {
+        let list = cluster.cli_json_async(&["workflow", "list"]).await;
+        let seen: Vec<String> = list
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|e| e["execution"]["workflowId"].as_str().map(str::to_owned))
+            .collect();
+        ids.iter().all(|id| seen.contains(id)).then_some(seen)
+    })
+    .await;
+    assert!(listed.len() >= ids.len());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_certificate_of_another_ca_is_refused() {
+    let cluster = TemporalCluster::start();
+    let mut env = cluster.gtms_env_rogue();
+    env.push(("GTMS_MODE".into(), "temporal".into()));
+    let app = Appliance::start(&env).await;
+    app.server.wait_for_log("temporal: cannot connect");
+    assert_eq!(app.health().await["temporal"], "disconnected");
+    let body =
+        json!({"workflowType": "lead-qualification", "params": {"leadId": "l", "company": "Apple", "contact": "c"}});
+    let (status, reply) = app.call(reqwest::Method::POST, "/api/workers/sdr/start", Some(body)).await;
+    assert_eq!((status, reply["error"].as_str()), (503, Some("unavailable")), "{reply}");
+    let (status, reply) = app.call(reqwest::Method::GET, "/api/coordinator/workflows", None).await;
+    assert_eq!(status, 503, "{reply}");
+    assert!(reply["message"].as_str().is_some_and(|m| m.contains("unreachable")), "{reply}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_cluster_dies_mid_workflow_and_the_workflow_completes_after_its_restart() {
+    let mut cluster = TemporalCluster::start();
+    let app = Appliance::start(&temporal_env(&cluster)).await;
+    connected(&app).await;
+    let content = app
+        .start_workflow(
+            "content-writer",
+            "content-generation",
+            json!({"contentType": "email", "accountId": "acct-004"}),
+        )
+        .await;
+    app.wait_for(&content, "waiting", status_is("waiting")).await;
+
+    cluster.kill_server();
+    eventually("temporal disconnected", || async { (app.health().await["temporal"] == "disconnected").then_some(()) })
+        .await;
+    let (status, reply) = app.decide(&content, "approve").await;
+    assert_eq!((status, reply["error"].as_str()), (503, Some("unavailable")), "{reply}");
+    let body =
+        json!({"workflowType": "lead-qualification", "params": {"leadId": "l", "company": "Apple", "contact": "c"}});
+    assert_eq!(app.call(reqwest::Method::POST, "/api/workers/sdr/start", Some(body)).await.0, 503);
+
+    cluster.restart_server();
+    connected(&app).await;
+    let decided = eventually("the decision accepted after the restart", || async {
+        let (status, reply) = app.decide(&content, "approve").await;
+        (status == 200).then_some(reply)
+    })
+    .await;
+    assert_eq!(decided["status"], "running");
+    app.wait_for(&content, "completed", status_is("completed")).await;
+    cluster.wait_for_workflow_status(&content, "Completed", Duration::from_secs(60)).await;
+}
+
+fn spawn_worker(env: &[(String, String)]) -> Child {
+    gtms()
+        .arg("worker")
+        .envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+        .env("GTMS_LOG_FORMAT", "human")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("gtms worker")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_gtms_worker_process_serves_the_compute_queue() {
+    let cluster = TemporalCluster::start();
+    let mut env = temporal_env(&cluster);
+    env.push(("GTMS_TEMPORAL_SERVE_COMPUTE".into(), "false".into()));
+    let app = Appliance::start(&env).await;
+    connected(&app).await;
+    let lead = app
+        .start_workflow("sdr", "lead-qualification", json!({"leadId": "l-2", "company": "Microsoft", "contact": "CTO"}))
+        .await;
+    // Nobody serves the compute queue yet: the first step (research, a compute activity) waits.
+    let waiting = app.wait_for(&lead, "running", status_is("running")).await;
+    assert_eq!(waiting["steps"][0]["status"], "pending", "{waiting}");
+
+    let mut worker = spawn_worker(&cluster.gtms_env());
+    let pid = worker.id().to_string();
+    app.wait_for(&lead, "completed by the worker", status_is("completed")).await;
+    let history = cluster.cli_json_async(&["workflow", "show", "--workflow-id", &lead]).await;
+    let identities: Vec<String> = history["events"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|e| e["eventType"] == "EVENT_TYPE_ACTIVITY_TASK_STARTED")
+        .filter_map(|e| e["activityTaskStartedEventAttributes"]["identity"].as_str().map(str::to_owned))
+        .collect();
+    assert!(identities.iter().any(|i| i.starts_with(&format!("{pid}@"))), "{identities:?}");
+    let _ = worker.kill();
+    let _ = worker.wait();
+}
