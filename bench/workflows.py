@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Demo-engine throughput: start N lead-qualification workflows (5 steps each, no approval)
+"""Workflow throughput (either engine): start N lead-qualification workflows (5 steps each, no approval)
 from C client threads, wait until all completed, print completed workflows per second.
 
-usage: workflows.py BASE_URL TOKEN N CLIENTS
+usage: workflows.py BASE_URL TOKEN N CLIENTS [POLL_SECS]
 """
 import json
 import sys
@@ -11,6 +11,7 @@ import time
 import urllib.request
 
 base, token, total, clients = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+poll = float(sys.argv[5]) if len(sys.argv) > 5 else 0.05
 
 
 def call(method, path, body=None):
@@ -45,6 +46,6 @@ deadline = time.monotonic() + 600
 while completed() - before < total:
     if time.monotonic() > deadline:
         sys.exit("bench: workflows did not complete in 10 minutes")
-    time.sleep(0.05)
+    time.sleep(poll)
 elapsed = time.monotonic() - started
 print("%.1f" % (total / elapsed))

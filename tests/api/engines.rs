@@ -103,8 +103,9 @@ fn status_is(status: &'static str) -> impl Fn(&Value) -> bool {
 }
 
 /// The suite: every kind of step (activities on both queues, an approval gate, an SLA timer
-/// that lapses, child workflows), the views, and the decision errors. Returns the ids started.
-async fn suite(app: &Appliance) -> Vec<String> {
+/// that lapses, child workflows), the views, and the decision errors. Returns the ids started
+/// with their types.
+async fn suite(app: &Appliance) -> Vec<(String, &'static str)> {
     let lead = app
         .start_workflow("sdr", "lead-qualification", json!({"leadId": "l-1", "company": "Apple", "contact": "the CFO"}))
         .await;
@@ -172,7 +173,13 @@ async fn suite(app: &Appliance) -> Vec<String> {
     for id in [&lead, &content, &ticket, &coordinator, &child] {
         assert!(ids.contains(&id.as_str()), "{id} missing from {list}");
     }
-    vec![lead, content, ticket, coordinator, child]
+    vec![
+        (lead, "lead-qualification"),
+        (content, "content-generation"),
+        (ticket, "ticket-resolution"),
+        (coordinator, "coordinator"),
+        (child, "content-generation"),
+    ]
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -198,13 +205,13 @@ async fn the_temporal_engine_passes_the_suite_over_mutual_tls() {
     let app = Appliance::start(&temporal_env(&cluster)).await;
     connected(&app).await;
     assert_eq!(app.health().await["mode"], "temporal");
-    let ids = suite(&app).await;
+    let started = suite(&app).await;
     // Seen from outside: the same ids, the API's type names, completed.
-    for id in &ids {
+    for (id, kind) in &started {
         let description = cluster.wait_for_workflow_status(id, "Completed", Duration::from_secs(60)).await;
-        let kind = description["workflowExecutionInfo"]["type"]["name"].as_str().unwrap_or_default().to_owned();
-        assert!(id.starts_with(&kind) || kind == "lead-qualification" || kind == "content-generation", "{id}: {kind}");
+        assert_eq!(description["workflowExecutionInfo"]["type"]["name"], *kind, "{id}");
     }
+    let ids: Vec<String> = started.into_iter().map(|(id, _)| id).collect();
     let listed = eventually("visibility lists every execution", || async {
         let list = cluster.cli_json_async(&["workflow", "list"]).await;
         let seen: Vec<String> = list

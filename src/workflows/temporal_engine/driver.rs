@@ -46,7 +46,7 @@ pub trait Scripted: 'static {
 /// A child's end: its final record, or why it failed.
 pub type ChildEnd = Pin<Box<dyn Future<Output = Result<WorkflowRecord, ChildWorkflowExecutionError>>>>;
 
-/// Milliseconds since the epoch on the workflow clock.
+/// Milliseconds since the epoch of a time the SDK reports (the workflow clock, visibility times).
 pub fn clock_ms(time: Option<std::time::SystemTime>) -> i64 {
     time.and_then(|t| t.duration_since(UNIX_EPOCH).ok()).map_or(0, |d| d.as_millis() as i64)
 }

@@ -17,7 +17,7 @@ pub mod runner;
 mod workflow_types;
 
 use std::sync::{Arc, OnceLock};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use futures_util::StreamExt;
 use futures_util::future::BoxFuture;
@@ -30,6 +30,7 @@ use temporalio_client::{
 use temporalio_common::MemoValues;
 
 pub use connection::Health;
+use driver::clock_ms;
 pub use messages::RunSettings;
 use messages::{DecisionInput, StartInput};
 
@@ -178,10 +179,6 @@ fn unavailable(why: &str) -> EngineError {
     EngineError::Unavailable(why.to_owned())
 }
 
-fn ms(time: Option<SystemTime>) -> i64 {
-    time.and_then(|t| t.duration_since(UNIX_EPOCH).ok()).map_or(0, |d| d.as_millis() as i64)
-}
-
 fn initial_record(new: &NewWorkflow) -> WorkflowRecord {
     let now = chrono::Utc::now().timestamp_millis();
     WorkflowRecord {
@@ -218,8 +215,8 @@ fn from_visibility(e: &temporalio_client::WorkflowExecution) -> Option<WorkflowR
         WorkflowExecutionStatus::Canceled => WorkflowStatus::Cancelled,
         _ => WorkflowStatus::Failed,
     };
-    let created_ms = ms(e.start_time());
-    let finished_ms = e.close_time().map(|t| ms(Some(t)));
+    let created_ms = clock_ms(e.start_time());
+    let finished_ms = e.close_time().map(|t| clock_ms(Some(t)));
     Some(WorkflowRecord {
         id: e.id().to_owned(),
         kind,
