@@ -6,6 +6,7 @@ mod backup;
 mod binary;
 mod brain;
 mod company_files;
+mod crash_rounds;
 mod deals;
 mod enrich;
 mod envelope;
