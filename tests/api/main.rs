@@ -25,6 +25,7 @@ mod packaging;
 mod prometheus;
 mod rate_limits;
 mod route_table;
+mod rss_bound;
 mod status_page;
 mod tls;
 mod workflows;
