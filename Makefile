@@ -4,7 +4,7 @@ CARGO ?= cargo
 TARGET := x86_64-unknown-linux-gnu
 SHARED ?= ../shared/data
 
-.PHONY: run test deps dist bench lint seed seed-check static-check ingest quality fuzz fuzz-smoke
+.PHONY: run test deps dist bench soak crash lint seed seed-check static-check ingest quality fuzz fuzz-smoke
 
 ## Build and start the appliance in demo mode on http://127.0.0.1:3000
 run:
@@ -33,8 +33,20 @@ static-check:
 bench:
 	bench/run.sh
 
+## Soak: SOAK_SECS (default 600) of mixed load on the release binary; 0 errors, RSS growth < 10 %
+## after the warm-up; figures into BENCHMARKS.md (its soak section)
+soak:
+	bench/soak.sh
+
+## Crash rounds: SIGKILL the real binary under 32 clients, CRASH_ROUNDS times (`make test` runs 10
+## with a fixed seed; this one a fresh seed, printed, so a failure can be replayed with CRASH_SEED=)
+CRASH_ROUNDS ?= 30
+CRASH_SEED ?= $(shell date +%s)
+crash:
+	CRASH_ROUNDS=$(CRASH_ROUNDS) CRASH_SEED=$(CRASH_SEED) $(CARGO) test --test api crash_rounds -- --nocapture
+
 ## Fuzz every parser target (fuzz/) for FUZZ_SECS seconds each; a crash stops with its input in fuzz/artifacts/
-FUZZ_TARGETS := slug domain ticker session_token json_body
+FUZZ_TARGETS := slug domain ticker memory_scope session_token json_body
 FUZZ_SECS ?= 300
 fuzz:
 	@command -v cargo-fuzz >/dev/null || { echo "cargo-fuzz is missing: cargo install cargo-fuzz --locked"; exit 1; }

@@ -2,6 +2,8 @@
 
 Rows come in pairs or groups; a ratio is reported for every row against the row named in
 RATIOS (subject -> yardstick), so each figure is compared with a yardstick of the same run.
+An optional fourth argument names the previous BENCHMARKS.md: its soak section (written by
+`make soak`, between the soak markers) is kept.
 """
 import os
 import platform
@@ -38,8 +40,22 @@ def machine_line():
     return f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores ({cpu}){mem}"
 
 
+def soak_section(previous):
+    """The `make soak` section of the previous BENCHMARKS.md, markers included, or ""."""
+    begin, end = "<!-- soak:begin -->", "<!-- soak:end -->"
+    try:
+        with open(previous) as f:
+            text = f.read()
+    except OSError:
+        return ""
+    if begin not in text or end not in text:
+        return ""
+    return begin + text.split(begin, 1)[1].split(end, 1)[0] + end + "\n"
+
+
 def main():
     results, idle_rss_kb, binary = sys.argv[1], sys.argv[2], sys.argv[3]
+    previous = sys.argv[4] if len(sys.argv) > 4 else ""
     rows = []
     with open(results) as f:
         for line in f:
@@ -68,6 +84,9 @@ def main():
     if extra and os.path.exists(extra):
         with open(extra) as f:
             out.append(f.read())
+    soak = soak_section(previous) if previous else ""
+    if soak:
+        out.append(soak)
     print("\n".join(out))
 
 

@@ -38,5 +38,7 @@ for script in bench/suites/*.sh; do
   source "$script"
 done
 
-python3 bench/report.py "$RESULTS" "$idle_rss_kb" "target/release/gtms" >BENCHMARKS.md
+# The soak section (`make soak`) of the previous BENCHMARKS.md is kept.
+cp BENCHMARKS.md "$work/previous.md" 2>/dev/null || true
+python3 bench/report.py "$RESULTS" "$idle_rss_kb" "target/release/gtms" "$work/previous.md" >BENCHMARKS.md
 echo "wrote BENCHMARKS.md" >&2

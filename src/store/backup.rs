@@ -93,7 +93,7 @@ pub fn copy_snapshot(snapshot: &ReadTransaction, out: &Path) -> Result<TableCoun
         CopyError::Open { path: out.display().to_string(), source: redb::DatabaseError::Storage(e.into()) }
     })?;
     let backend = redb::backends::FileBackend::new(file).map_err(|e| open_error(out, e))?;
-    let target = Database::builder().create_with_backend(backend).map_err(|e| open_error(out, e))?;
+    let target = super::db_builder().create_with_backend(backend).map_err(|e| open_error(out, e))?;
     let mut counts = Vec::new();
     for handle in snapshot.list_tables()? {
         let name = handle.name().to_owned();
@@ -125,7 +125,7 @@ pub fn copy_file(data: &Path, out: &Path) -> Result<TableCounts, CopyError> {
 /// Opens the database at `path` (a copy this process owns), runs redb's integrity check over
 /// every page checksum, then reads every record of every table and counts it.
 pub fn verify(path: &Path) -> Result<TableCounts, CopyError> {
-    let mut db = Database::open(path).map_err(|e| open_error(path, e))?;
+    let mut db = super::db_builder().open(path).map_err(|e| open_error(path, e))?;
     if !db.check_integrity().map_err(|e| open_error(path, e))? {
         return Err(CopyError::Corrupt { path: path.display().to_string() });
     }

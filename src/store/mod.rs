@@ -95,11 +95,25 @@ pub struct Store {
     memory_index: Arc<MemoryIndex>,
 }
 
+/// redb's page cache per open database, at most. redb's default (1 GiB) fills as the file
+/// grows — append-mostly history tables (memory versions, chat archive, model calls, tokens)
+/// pass every new page through it — so RSS would grow with the data up to 1 GiB. The hot set
+/// is small (memory search runs on an in-process index, company data is embedded) and the
+/// OS page cache serves the rest. Measured by `make soak` (docs/operations.md).
+pub const CACHE_BYTES: usize = 16 * 1024 * 1024;
+
+/// A redb builder with the page cache capped at `CACHE_BYTES`.
+pub(crate) fn db_builder() -> redb::Builder {
+    let mut builder = Database::builder();
+    builder.set_cache_size(CACHE_BYTES);
+    builder
+}
+
 impl Store {
     /// Opens (or creates) the database file and every table. A file held by another process
     /// is reported as `AlreadyInUse`, never waited on.
     pub fn open(path: &Path) -> Result<Self, StoreError> {
-        let db = Database::create(path).map_err(|source| match source {
+        let db = db_builder().create(path).map_err(|source| match source {
             redb::DatabaseError::DatabaseAlreadyOpen => StoreError::AlreadyInUse(path.to_owned()),
             source => StoreError::Open { path: path.to_owned(), source },
         })?;
