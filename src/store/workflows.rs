@@ -88,6 +88,37 @@ pub struct WorkflowRecord {
     pub revision: u64,
 }
 
+impl WorkflowRecord {
+    /// A workflow just started at `now_ms`: running, no steps yet, revision 0 (never written).
+    pub fn started(
+        id: String,
+        kind: WorkflowType,
+        worker: String,
+        params: String,
+        parent: Option<String>,
+        now_ms: i64,
+    ) -> Self {
+        WorkflowRecord {
+            id,
+            kind,
+            worker,
+            params,
+            status: WorkflowStatus::Running,
+            steps: Vec::new(),
+            approval: None,
+            wait: Wait::Nothing,
+            result: None,
+            error: None,
+            parent,
+            children: Vec::new(),
+            created_ms: now_ms,
+            updated_ms: now_ms,
+            finished_ms: None,
+            revision: 0,
+        }
+    }
+}
+
 /// A team-chat notification, kept until delivered (and afterwards, for `/status`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OutboxRecord {

@@ -13,7 +13,7 @@ use gtms::domain::Role;
 use reqwest::Method;
 use serde_json::{Value, json};
 
-use crate::helpers::{Binary, gtms, spawn_app_with, until};
+use crate::helpers::{Binary, admin_token, gtms, spawn_app_with, until};
 
 const WRITERS: usize = 32;
 
@@ -49,19 +49,6 @@ fn config_file(dir: &Path) -> PathBuf {
     let path = dir.join("gtms.toml");
     std::fs::write(&path, "api_rate_limit = 10000000\n").expect("config");
     path
-}
-
-async fn admin_token(base: &str, data: &Path) -> String {
-    let (code, out, err) = run(&["invites", "create", "--role", "admin", "--name", "ops", "--data"], &[data]);
-    assert_eq!(code, 0, "{err}");
-    let invite = out.split_whitespace().next().expect("code").to_owned();
-    let res = reqwest::Client::new()
-        .post(format!("{base}/auth/login"))
-        .json(&json!({ "inviteCode": invite }))
-        .send()
-        .await
-        .expect("login");
-    res.json::<Value>().await.expect("json")["token"].as_str().expect("token").to_owned()
 }
 
 async fn open_deals(client: &reqwest::Client, base: &str, token: &str) -> Vec<String> {

@@ -17,7 +17,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde_json::{Value, json};
 
-use crate::helpers::{Binary, eventually, until};
+use crate::helpers::{Binary, eventually, login, until};
 
 const CLIENTS: u64 = 32;
 const KEYS_PER_CLIENT: u64 = 6;
@@ -69,12 +69,6 @@ fn env_u64(name: &str, default: u64) -> u64 {
 fn invite_code(server: &Binary) -> String {
     let log = server.log();
     log.split("admin invite code ").nth(1).and_then(|r| r.split_whitespace().next()).expect("invite").to_owned()
-}
-
-async fn login(base: &str, code: &str) -> String {
-    let res = reqwest::Client::new().post(format!("{base}/auth/login")).json(&json!({ "inviteCode": code })).send();
-    let body: Value = res.await.expect("login").json().await.expect("json");
-    body["token"].as_str().expect("token").to_owned()
 }
 
 impl Round {

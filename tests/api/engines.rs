@@ -4,13 +4,12 @@
 //! from outside with the `temporal` CLI, a client certificate of another CA refused, the cluster
 //! killed mid-workflow and restarted, and a `gtms worker` process serving the compute queue.
 
-use std::path::Path;
 use std::process::{Child, Stdio};
 use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::helpers::{Binary, eventually, gtms};
+use crate::helpers::{Binary, admin_token, eventually, gtms};
 use crate::temporal_cluster::TemporalCluster;
 
 /// A running appliance and an admin token.
@@ -78,24 +77,6 @@ impl Appliance {
     async fn health(&self) -> Value {
         self.http.get(format!("{}/api/health", self.server.base)).send().await.expect("health").json().await.expect("j")
     }
-}
-
-async fn admin_token(base: &str, data: &Path) -> String {
-    let out = gtms()
-        .args(["invites", "create", "--role", "admin", "--name", "suite", "--data"])
-        .arg(data)
-        .output()
-        .expect("invites create");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    let invite = stdout.split_whitespace().next().expect("code").to_owned();
-    let res = reqwest::Client::new()
-        .post(format!("{base}/auth/login"))
-        .json(&json!({ "inviteCode": invite }))
-        .send()
-        .await
-        .expect("login");
-    res.json::<Value>().await.expect("json")["token"].as_str().expect("token").to_owned()
 }
 
 fn status_is(status: &'static str) -> impl Fn(&Value) -> bool {

@@ -239,6 +239,32 @@ impl Drop for Binary {
     }
 }
 
+/// Signs in to a running server with an invite code; returns the bearer token.
+pub async fn login(base: &str, code: &str) -> String {
+    let res = reqwest::Client::new()
+        .post(format!("{base}/auth/login"))
+        .json(&serde_json::json!({ "inviteCode": code }))
+        .send()
+        .await
+        .expect("login");
+    let body: serde_json::Value = res.json().await.expect("json");
+    body["token"].as_str().expect("token").to_owned()
+}
+
+/// Creates an admin invite with `gtms invites create` (through the admin channel of the server
+/// running on `data`) and signs in with it.
+pub async fn admin_token(base: &str, data: &Path) -> String {
+    let out = gtms()
+        .args(["invites", "create", "--role", "admin", "--name", "ops", "--data"])
+        .arg(data)
+        .stdin(Stdio::null())
+        .output()
+        .expect("invites create");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    login(base, stdout.split_whitespace().next().expect("code")).await
+}
+
 /// Polls `probe` until it answers `Some`, and returns that (a deadline, never a fixed sleep).
 /// Panics naming `what` when the deadline passes.
 pub async fn eventually<T, F, Fut>(what: &str, mut probe: F) -> T

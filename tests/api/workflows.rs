@@ -16,7 +16,7 @@ use tokio::sync::{Mutex, Notify, Semaphore};
 use warp::Filter;
 
 use crate::envelope::assert_envelope;
-use crate::helpers::{Binary, TestApp, eventually, spawn_app_with};
+use crate::helpers::{Binary, TestApp, eventually, login, spawn_app_with};
 
 pub async fn app() -> TestApp {
     spawn_app_with(|l| l.api_rate_limit = Some(1_000_000)).await
@@ -497,19 +497,9 @@ async fn notifications_reach_the_webhook_with_retries() {
     app.stop().await;
 }
 
-fn login(server: &Binary) -> String {
+fn invite_code(server: &Binary) -> String {
     let log = server.log();
     log.split("admin invite code ").nth(1).and_then(|r| r.split_whitespace().next()).expect("invite").to_owned()
-}
-
-async fn token_of(base: &str, code: &str) -> String {
-    let res = reqwest::Client::new()
-        .post(format!("{base}/auth/login"))
-        .json(&json!({ "inviteCode": code }))
-        .send()
-        .await
-        .expect("login");
-    res.json::<Value>().await.expect("json")["token"].as_str().expect("token").to_owned()
 }
 
 async fn binary_start(base: &str, token: &str, worker: &str, body: Value) -> String {
@@ -530,8 +520,8 @@ async fn an_approval_gate_and_an_sla_timer_survive_kill_9() {
     let data = dir.path().join("gtms.redb");
     let env = [("GTMS_SLA_URGENT_SECS", "5"), ("GTMS_API_RATE_LIMIT", "1000000")];
     let server = Binary::serve_with_env(&data, &[], &env);
-    let code = login(&server);
-    let token = token_of(&server.base, &code).await;
+    let code = invite_code(&server);
+    let token = login(&server.base, &code).await;
     let onboarding = binary_start(
         &server.base,
         &token,
@@ -549,7 +539,7 @@ async fn an_approval_gate_and_an_sla_timer_survive_kill_9() {
     );
 
     let server = Binary::serve_with_env(&data, &[], &env);
-    let token = token_of(&server.base, &code).await;
+    let token = login(&server.base, &code).await;
     let w = fetch_workflow(&server.base, &token, &onboarding).await;
     assert_eq!((w["status"].as_str(), w["currentStep"].as_str()), (Some("waiting"), Some("plan-approval")), "{w}");
     // The SLA deadline passed while the server was down or passes now: the ticket escalates.

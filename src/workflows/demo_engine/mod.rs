@@ -113,24 +113,8 @@ impl Inner {
     /// Records a new workflow and queues it; `Exists` when the id is taken.
     async fn create(self: Arc<Self>, new: NewWorkflow) -> Result<WorkflowRecord, EngineError> {
         let now = now_ms();
-        let record = WorkflowRecord {
-            id: new.id.clone(),
-            kind: new.kind,
-            worker: new.worker,
-            params: new.params.to_string(),
-            status: WorkflowStatus::Running,
-            steps: Vec::new(),
-            approval: None,
-            wait: Wait::Nothing,
-            result: None,
-            error: None,
-            parent: new.parent,
-            children: Vec::new(),
-            created_ms: now,
-            updated_ms: now,
-            finished_ms: None,
-            revision: 0,
-        };
+        let record =
+            WorkflowRecord::started(new.id.clone(), new.kind, new.worker, new.params.to_string(), new.parent, now);
         let Some(saved) = self.save(record, WorkflowStatus::Running).await? else {
             return Err(EngineError::Exists(new.id));
         };

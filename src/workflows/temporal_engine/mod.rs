@@ -36,7 +36,7 @@ use messages::{DecisionInput, StartInput};
 
 use super::engine::{ApprovalSignal, Engine, EngineError, NewWorkflow};
 use crate::domain::{WorkflowStatus, WorkflowType};
-use crate::store::{Wait, WorkflowRecord};
+use crate::store::WorkflowRecord;
 
 /// Longest a query, update or visibility page may take before the engine says it is unavailable.
 const RPC_TIMEOUT: Duration = Duration::from_secs(10);
@@ -99,20 +99,9 @@ impl TemporalEngine {
             .memo(memo)
             .static_summary(format!("{} for worker {}", new.kind, new.worker))
             .build();
-        macro_rules! start {
-            ($ty:ty) => {
-                client.start_workflow(<$ty>::run, input, options).await.map(|_| ())
-            };
-        }
-        use workflow_types::*;
-        let started = match new.kind {
-            WorkflowType::ClientOnboarding => start!(ClientOnboarding),
-            WorkflowType::LeadQualification => start!(LeadQualification),
-            WorkflowType::ContentGeneration => start!(ContentGeneration),
-            WorkflowType::TicketResolution => start!(TicketResolution),
-            WorkflowType::Coordinator => start!(Coordinator),
-            WorkflowType::MemoryCompression => start!(MemoryCompression),
-        };
+        let started = workflow_types::with_workflow_type!(new.kind, T => {
+            client.start_workflow(T::run, input, options).await.map(|_| ())
+        });
         match started {
             Ok(()) => Ok(initial_record(&new)),
             Err(WorkflowStartError::AlreadyStarted { .. }) => Err(EngineError::Exists(new.id)),
@@ -181,24 +170,14 @@ fn unavailable(why: &str) -> EngineError {
 
 fn initial_record(new: &NewWorkflow) -> WorkflowRecord {
     let now = chrono::Utc::now().timestamp_millis();
-    WorkflowRecord {
-        id: new.id.clone(),
-        kind: new.kind,
-        worker: new.worker.clone(),
-        params: new.params.to_string(),
-        status: WorkflowStatus::Running,
-        steps: Vec::new(),
-        approval: None,
-        wait: Wait::Nothing,
-        result: None,
-        error: None,
-        parent: new.parent.clone(),
-        children: Vec::new(),
-        created_ms: now,
-        updated_ms: now,
-        finished_ms: None,
-        revision: 0,
-    }
+    WorkflowRecord::started(
+        new.id.clone(),
+        new.kind,
+        new.worker.clone(),
+        new.params.to_string(),
+        new.parent.clone(),
+        now,
+    )
 }
 
 /// A workflow as visibility shows it (no steps): type, status, times and the memo's worker,
@@ -217,24 +196,20 @@ fn from_visibility(e: &temporalio_client::WorkflowExecution) -> Option<WorkflowR
     };
     let created_ms = clock_ms(e.start_time());
     let finished_ms = e.close_time().map(|t| clock_ms(Some(t)));
-    Some(WorkflowRecord {
-        id: e.id().to_owned(),
+    let params = text("params").unwrap_or_else(|| Value::Null.to_string());
+    let parent = text("parent").or_else(|| e.parent_id().map(str::to_owned));
+    let mut record = WorkflowRecord::started(
+        e.id().to_owned(),
         kind,
-        worker: text("worker").unwrap_or_default(),
-        params: text("params").unwrap_or_else(|| Value::Null.to_string()),
-        status,
-        steps: Vec::new(),
-        approval: None,
-        wait: Wait::Nothing,
-        result: None,
-        error: None,
-        parent: text("parent").or_else(|| e.parent_id().map(str::to_owned)),
-        children: Vec::new(),
+        text("worker").unwrap_or_default(),
+        params,
+        parent,
         created_ms,
-        updated_ms: finished_ms.unwrap_or(created_ms),
-        finished_ms,
-        revision: 0,
-    })
+    );
+    record.status = status;
+    record.updated_ms = finished_ms.unwrap_or(created_ms);
+    record.finished_ms = finished_ms;
+    Some(record)
 }
 
 impl Engine for TemporalEngine {

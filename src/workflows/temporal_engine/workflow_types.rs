@@ -10,8 +10,8 @@ use temporalio_workflow::ChildWorkflowStartError;
 
 use super::driver::{ChildEnd, Script, Scripted, clock_ms, drive};
 use super::messages::{DecisionInput, StartInput};
-use crate::domain::{WorkflowStatus, WorkflowType};
-use crate::store::{Wait, WorkflowRecord};
+use crate::domain::WorkflowType;
+use crate::store::WorkflowRecord;
 use crate::workflows::engine::ApprovalSignal;
 use crate::workflows::transitions;
 
@@ -20,24 +20,15 @@ type HandlerError = Box<dyn std::error::Error + Send + Sync>;
 impl Script {
     fn new(ctx: &WorkflowContextView, input: StartInput) -> Self {
         let at = clock_ms(ctx.start_time());
-        let record = WorkflowRecord {
-            id: ctx.workflow_id().to_owned(),
-            kind: input.kind,
-            worker: input.worker,
-            params: input.params,
-            status: WorkflowStatus::Running,
-            steps: Vec::new(),
-            approval: None,
-            wait: Wait::Nothing,
-            result: None,
-            error: None,
-            parent: input.parent,
-            children: Vec::new(),
-            created_ms: at,
-            updated_ms: at,
-            finished_ms: None,
-            revision: 1,
-        };
+        let mut record = WorkflowRecord::started(
+            ctx.workflow_id().to_owned(),
+            input.kind,
+            input.worker,
+            input.params,
+            input.parent,
+            at,
+        );
+        record.revision = 1;
         Self { record, settings: input.settings }
     }
 
@@ -136,24 +127,48 @@ pub fn register(
     Ok(options)
 }
 
+/// Evaluates `$body` with `$ty` naming the workflow struct of `$kind` (one arm per type).
+macro_rules! with_workflow_type {
+    ($kind:expr, $ty:ident => $body:expr) => {{
+        use $crate::workflows::temporal_engine::workflow_types as types;
+        match $kind {
+            WorkflowType::ClientOnboarding => {
+                type $ty = types::ClientOnboarding;
+                $body
+            }
+            WorkflowType::LeadQualification => {
+                type $ty = types::LeadQualification;
+                $body
+            }
+            WorkflowType::ContentGeneration => {
+                type $ty = types::ContentGeneration;
+                $body
+            }
+            WorkflowType::TicketResolution => {
+                type $ty = types::TicketResolution;
+                $body
+            }
+            WorkflowType::Coordinator => {
+                type $ty = types::Coordinator;
+                $body
+            }
+            WorkflowType::MemoryCompression => {
+                type $ty = types::MemoryCompression;
+                $body
+            }
+        }
+    }};
+}
+pub(super) use with_workflow_type;
+
 /// Starts a child workflow of `input.kind`; the future answers its end.
 pub async fn start_child<W>(
     ctx: &WorkflowContext<W>,
     input: StartInput,
     options: ChildWorkflowOptions,
 ) -> Result<ChildEnd, ChildWorkflowStartError> {
-    macro_rules! start {
-        ($ty:ty) => {{
-            let started = ctx.start_child_workflow(<$ty>::run, input, options).await?;
-            Ok(Box::pin(started.result()) as ChildEnd)
-        }};
-    }
-    match input.kind {
-        WorkflowType::ClientOnboarding => start!(ClientOnboarding),
-        WorkflowType::LeadQualification => start!(LeadQualification),
-        WorkflowType::ContentGeneration => start!(ContentGeneration),
-        WorkflowType::TicketResolution => start!(TicketResolution),
-        WorkflowType::Coordinator => start!(Coordinator),
-        WorkflowType::MemoryCompression => start!(MemoryCompression),
-    }
+    with_workflow_type!(input.kind, T => {
+        let started = ctx.start_child_workflow(T::run, input, options).await?;
+        Ok(Box::pin(started.result()) as ChildEnd)
+    })
 }
