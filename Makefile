@@ -14,7 +14,7 @@ run:
 test: deps
 	$(CARGO) test --all-targets -- --test-threads=4
 
-## What the tests need besides cargo (nginx, chromium, the Python MCP SDK, the Inspector)
+## What the tests need besides cargo (nginx, chromium, the Python MCP SDK, the Inspector, the Temporal CLI)
 deps:
 	@tests/deps/install.sh
 

@@ -23,7 +23,7 @@
 //!   - `memory`    — hierarchical memory: scopes, versions, archive, search, tree, health, compression
 //!   - `brain`     — chat per user, context assembly, model providers (demo, OpenAI-compatible, Anthropic), token ledger
 //!   - `metrics`   — the four metric views and their rollups
-//!   - `workflows` — workers and durable workflows: definitions, the type catalog, activities, the engine trait and the demo engine, approvals, coordinator runs
+//!   - `workflows` — workers and durable workflows: definitions, the type catalog, activities, the engine trait with the demo engine and the temporal engine (mTLS, two task queues, `gtms worker`), approvals, coordinator runs
 //!   - `notify`    — team-chat notifications: the durable outbox and the Slack-compatible webhook delivery
 //!   - `voice`     — voice-call analysis behind a trait (the demo provider over seeded transcripts)
 //!   - `jobs`      — the in-process scheduler and its jobs, each with `run_once`
