@@ -174,20 +174,19 @@ impl Binary {
                 log.push('\n');
             }
         });
-        let deadline = Instant::now() + Duration::from_secs(30);
-        loop {
-            let text = log.lock().expect("log lock").clone();
-            if let Some(i) = text.find("listening on ") {
-                let rest = &text[i + "listening on ".len()..];
-                let base = rest.split(|c: char| c.is_whitespace() || c == '"').next().expect("address").to_owned();
-                return Binary { child, base, log, reader: Some(reader) };
-            }
-            if let Ok(Some(status)) = child.try_wait() {
-                panic!("gtms exited early with {status}: {text}");
-            }
-            assert!(Instant::now() < deadline, "gtms did not start: {text}");
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        let base = poll_blocking(
+            Duration::from_secs(30),
+            || format!("gtms did not start: {}", log.lock().expect("log lock")),
+            || {
+                let text = log.lock().expect("log lock").clone();
+                if let Ok(Some(status)) = child.try_wait() {
+                    panic!("gtms exited early with {status}: {text}");
+                }
+                let rest = &text[text.find("listening on ")? + "listening on ".len()..];
+                rest.split(|c: char| c.is_whitespace() || c == '"').next().map(str::to_owned)
+            },
+        );
+        Binary { child, base, log, reader: Some(reader) }
     }
 
     pub fn log(&self) -> String {
@@ -209,11 +208,11 @@ impl Binary {
 
     /// Waits until `needle` appears in the log (a deadline, no fixed sleep).
     pub fn wait_for_log(&self, needle: &str) {
-        let deadline = Instant::now() + Duration::from_secs(30);
-        while !self.log().contains(needle) {
-            assert!(Instant::now() < deadline, "{needle:?} never appeared in the log: {}", self.log());
-            std::thread::sleep(Duration::from_millis(10));
-        }
+        poll_blocking(
+            Duration::from_secs(30),
+            || format!("{needle:?} never appeared in the log: {}", self.log()),
+            || self.log().contains(needle).then_some(()),
+        )
     }
 
     /// Waits for the process to exit and for its last log line; returns its code and log.
@@ -263,6 +262,19 @@ pub async fn admin_token(base: &str, data: &Path) -> String {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     login(base, stdout.split_whitespace().next().expect("code")).await
+}
+
+/// Blocks, polling `probe` until it answers `Some`, and returns that; panics with `failure()`
+/// when `within` passes (a deadline, never a fixed sleep). For code outside the runtime.
+pub fn poll_blocking<T>(within: Duration, failure: impl Fn() -> String, mut probe: impl FnMut() -> Option<T>) -> T {
+    let deadline = Instant::now() + within;
+    loop {
+        if let Some(found) = probe() {
+            return found;
+        }
+        assert!(Instant::now() < deadline, "{}", failure());
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }
 
 /// Polls `probe` until it answers `Some`, and returns that (a deadline, never a fixed sleep).

@@ -79,16 +79,7 @@ fn tool_crash_only(report: &str) -> bool {
 
 fn login(base: &str, code: &str) -> String {
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
-    runtime.block_on(async {
-        let res = reqwest::Client::new()
-            .post(format!("{base}/auth/login"))
-            .json(&serde_json::json!({ "inviteCode": code }))
-            .send()
-            .await
-            .expect("login");
-        let body: serde_json::Value = res.json().await.expect("json");
-        body["token"].as_str().expect("token").to_owned()
-    })
+    runtime.block_on(crate::helpers::login(base, code))
 }
 
 /// A `gtms_` key for `/v1/enrich`, issued with the CLI through the running server.

@@ -19,6 +19,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+use crate::helpers::poll_blocking;
+
 pub use certs::Certs;
 
 /// How long a start (server, nginx, readiness through both) may take before the test fails.
@@ -177,20 +179,22 @@ impl TemporalCluster {
     /// Waits until the dev server prints its address, which it does only once it has started
     /// (so the port is ours); false when it exited first.
     fn wait_for_server(&mut self) -> bool {
-        let deadline = Instant::now() + START_WITHIN;
         let log = self.server_log_path();
         let server = self.server.as_mut().expect("spawned");
-        loop {
-            if std::fs::read_to_string(&log).is_ok_and(|log| log.contains("Temporal Server:")) {
-                return true;
-            }
-            if let Ok(Some(_)) = server.try_wait() {
-                self.server = None;
-                return false;
-            }
-            assert!(Instant::now() < deadline, "the dev server did not start: {}", self.server_log());
-            std::thread::sleep(POLL_EVERY);
+        let started = poll_blocking(
+            START_WITHIN,
+            || format!("the dev server did not start: {}", std::fs::read_to_string(&log).unwrap_or_default()),
+            || {
+                if std::fs::read_to_string(&log).is_ok_and(|log| log.contains("Temporal Server:")) {
+                    return Some(true);
+                }
+                matches!(server.try_wait(), Ok(Some(_))).then_some(false)
+            },
+        );
+        if !started {
+            self.server = None;
         }
+        started
     }
 
     fn server_log_path(&self) -> PathBuf {
@@ -243,19 +247,24 @@ impl TemporalCluster {
 
     /// Waits until nginx accepts connections; false when it exited first (port taken).
     fn wait_for_nginx(&mut self) -> bool {
-        let deadline = Instant::now() + START_WITHIN;
-        loop {
-            if let Ok(Some(_)) = self.nginx.as_mut().expect("spawned").try_wait() {
-                self.nginx = None;
-                assert!(self.nginx_log().contains("in use"), "nginx exited: {}", self.nginx_log());
-                return false;
-            }
-            if std::net::TcpStream::connect(("127.0.0.1", self.nginx_port)).is_ok() {
-                return true;
-            }
-            assert!(Instant::now() < deadline, "nginx did not start: {}", self.nginx_log());
-            std::thread::sleep(POLL_EVERY);
+        let port = self.nginx_port;
+        let log = self.dir.path().join("nginx/error.log");
+        let nginx = self.nginx.as_mut().expect("spawned");
+        let up = poll_blocking(
+            START_WITHIN,
+            || format!("nginx did not start: {}", std::fs::read_to_string(&log).unwrap_or_default()),
+            || {
+                if let Ok(Some(_)) = nginx.try_wait() {
+                    return Some(false);
+                }
+                std::net::TcpStream::connect(("127.0.0.1", port)).is_ok().then_some(true)
+            },
+        );
+        if !up {
+            self.nginx = None;
+            assert!(self.nginx_log().contains("in use"), "nginx exited: {}", self.nginx_log());
         }
+        up
     }
 
     fn nginx_log(&self) -> String {
@@ -265,21 +274,23 @@ impl TemporalCluster {
     /// Polls until the CLI, with the good certificate, describes `default` through nginx.
     /// Only our nginx has our CA, and it proxies to our server, so success means ours is up.
     fn wait_until_served(&self) {
-        let deadline = Instant::now() + START_WITHIN;
-        loop {
-            let out = self.cli(&["operator", "namespace", "describe", "--namespace", "default"]);
-            if out.status.success() {
-                return;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "the cluster was not served through nginx: {}\nserver: {}\nnginx: {}",
-                String::from_utf8_lossy(&out.stderr),
-                self.server_log(),
-                self.nginx_log()
-            );
-            std::thread::sleep(POLL_EVERY);
-        }
+        let last_error = std::cell::RefCell::new(String::new());
+        poll_blocking(
+            START_WITHIN,
+            || {
+                format!(
+                    "the cluster was not served through nginx: {}\nserver: {}\nnginx: {}",
+                    last_error.borrow(),
+                    self.server_log(),
+                    self.nginx_log()
+                )
+            },
+            || {
+                let out = self.cli(&["operator", "namespace", "describe", "--namespace", "default"]);
+                *last_error.borrow_mut() = String::from_utf8_lossy(&out.stderr).into_owned();
+                out.status.success().then_some(())
+            },
+        )
     }
 
     /// The CLI configured only from `gtms_env` (translated by `cli_env`), never from the
