@@ -5,6 +5,8 @@
 # pacing itself (SOAK_DELAY_MS per kind). RSS is sampled every SOAK_SAMPLE_SECS. Writes the
 # figures into BENCHMARKS.md between <!-- soak:begin --> and <!-- soak:end --> and fails when
 # any request failed or RSS grew 10 % or more after the warm-up (SOAK_WARMUP_SECS, default 60).
+# SOAK_LOADS (e.g. "api chat") runs only those loads; SOAK_REPORT names the file the section goes
+# into (default BENCHMARKS.md), so a partial run can be looked at without touching the record.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 for tool in wrk curl python3; do
@@ -14,6 +16,8 @@ SOAK_SECS=${SOAK_SECS:-600}
 SOAK_SAMPLE_SECS=${SOAK_SAMPLE_SECS:-5}
 SOAK_WARMUP_SECS=${SOAK_WARMUP_SECS:-$((SOAK_SECS < 300 ? SOAK_SECS / 5 : 60))}
 SOAK_PORT=${SOAK_PORT:-3221}
+SOAK_LOADS=${SOAK_LOADS:-files enrich api mcp chat}
+SOAK_REPORT=${SOAK_REPORT:-BENCHMARKS.md}
 bin=target/release/gtms
 
 cargo build --release --quiet --bin gtms
@@ -81,6 +85,7 @@ started=$(date +%s)
 wrk_pids=()
 : >"$work/loads.tsv"
 while read -r kind threads conns delay; do
+  [[ " $SOAK_LOADS " == *" $kind "* ]] || continue
   printf '%s\t%s\t%s\n' "$kind" "$conns" "${SOAK_DELAY_MS:-$delay}" >>"$work/loads.tsv"
   SOAK_KIND=$kind SOAK_TOKEN=$token SOAK_KEY=$key SOAK_MCP_SESSION=$session \
     SOAK_DELAY_MS=${SOAK_DELAY_MS:-$delay} \
@@ -104,5 +109,5 @@ log_errors=$(grep -c ' ERROR ' "$work/gtms.log" || true)
 
 status=0
 python3 bench/soak_report.py "$work" "$SOAK_SECS" "$SOAK_WARMUP_SECS" "$health" "$idle_rss" "$log_errors" \
-  "$("$bin" --version)" BENCHMARKS.md || status=$?
+  "$("$bin" --version)" "$SOAK_REPORT" || status=$?
 exit $status

@@ -55,7 +55,7 @@ def section(args, loads, results, samples):
         if first:
             minutes.append(f"{m} min {mib(first[1])}")
     out = [BEGIN, "## Soak", ""]
-    out.append(f"One `make soak` run (`bench/soak.sh`): {int(secs)} s of mixed load, five wrk processes at once, against the release binary ({version}).")
+    out.append(f"One `make soak` run (`bench/soak.sh`): {int(secs)} s of mixed load, {len(loads)} wrk processes at once, against the release binary ({version}).")
     out.append("")
     out.append(f"- Machine: {machine_line()}; load generator and server on the same machine")
     out.append(f"- Date: {datetime.now(timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}, commit {rev or 'uncommitted'}")
