@@ -6,6 +6,7 @@
 
 use std::sync::OnceLock;
 
+use gtms::auth::guard::{AttemptGuard, AttemptLimits};
 use gtms::auth::secrets::{HashCost, Hasher};
 use gtms::auth::sessions::Sessions;
 use gtms::http::session::{cookie, presented_token, COOKIE};
@@ -20,7 +21,9 @@ fn sessions() -> &'static Sessions {
         let store = gtms::store::Store::open(&dir.join("fuzz.redb")).expect("store");
         let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
         let hasher = Hasher::new(HashCost { memory_kib: 8, iterations: 1 });
-        runtime.block_on(Sessions::load(store, hasher, None)).expect("sessions")
+        let limits = AttemptLimits { per_ip: 10, per_credential: 10, window_secs: 60 };
+        let guard = AttemptGuard::new(limits, std::sync::Arc::new(gtms::limits::SystemClock));
+        runtime.block_on(Sessions::load(store, hasher, None, guard)).expect("sessions")
     })
 }
 

@@ -228,9 +228,19 @@ pub fn main() -> ExitCode {
     }
 }
 
+/// The blocking pool runs every redb transaction, argon2 and file work. tokio allows 512 threads;
+/// past a few per core they add no throughput to redb's CPU-bound transactions, and each new
+/// thread keeps a stack and a glibc malloc arena resident for the life of the process (the
+/// soak's slow RSS climb was arenas added one burst at a time). Work beyond the bound queues.
+fn max_blocking_threads() -> usize {
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    (4 * cores).max(8)
+}
+
 fn runtime() -> Result<tokio::runtime::Runtime, String> {
     tokio::runtime::Builder::new_multi_thread()
         .enable_all()
+        .max_blocking_threads(max_blocking_threads())
         .build()
         .map_err(|e| format!("cannot start the runtime: {e}"))
 }

@@ -1,13 +1,14 @@
 //! The embedded keyless files: what `gtms ingest` wrote into `assets/company/public/`, compiled
 //! into the binary by rust-embed and indexed once at start-up by URL path, each with its
-//! precompressed siblings and a content hash for the ETag.
+//! precompressed siblings and a content hash for the ETag. The hash is the SHA-256 rust-embed
+//! computed at build time, so indexing reads no file's bytes: the embedded pages stay untouched
+//! (out of the process's RSS) until a client asks for them.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
 
 use bytes::Bytes;
 use rust_embed::RustEmbed;
-use sha2::{Digest, Sha256};
 
 #[derive(RustEmbed)]
 #[folder = "assets/company/public/"]
@@ -61,8 +62,8 @@ impl AssetTable {
             }
             let Some(file) = PublicFiles::get(&name) else { continue };
             let sibling = |ext: &str| PublicFiles::get(&format!("{name}.{ext}")).map(|f| bytes(f.data));
+            let hash = hex::encode(&file.metadata.sha256_hash()[..16]);
             let identity = bytes(file.data);
-            let hash = hex::encode(&Sha256::digest(&identity)[..16]);
             let entry = StaticFile {
                 content_type: content_type(&name),
                 gzip: sibling("gz"),

@@ -3,6 +3,8 @@
 
 use std::io::Read;
 
+use sha2::Digest as _;
+
 use crate::envelope::assert_envelope;
 use crate::helpers::{TestApp, spawn_app};
 
@@ -89,6 +91,10 @@ async fn etags_answer_if_none_match_with_304() {
     let url = app.url("/company/data/index.json");
     let first = client.get(&url).send().await.expect("get");
     let etag = first.headers()["etag"].to_str().expect("etag").to_owned();
+    // A content hash (the first 16 bytes of the identity bytes' SHA-256, from the build).
+    let body = first.bytes().await.expect("body");
+    let digest = sha2::Sha256::digest(&body);
+    assert_eq!(etag, format!("\"{}\"", hex::encode(&digest[..16])));
 
     let again = client.get(&url).header("if-none-match", &etag).send().await.expect("conditional get");
 

