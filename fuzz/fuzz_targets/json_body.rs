@@ -1,6 +1,6 @@
 //! JSON bodies: `parse_json` (the body filter's parser, with its error messages) into the
 //! request types the routes take, and the admin channel's request lines. Never panics; a stage
-//! that parses prints back as the name it was parsed from.
+//! that parses serializes to its name and parses back to itself.
 #![no_main]
 
 use gtms::admin::AdminRequest;
