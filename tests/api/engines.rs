@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::helpers::{Binary, admin_token, eventually, gtms};
+use crate::helpers::{Binary, admin_token, eventually, eventually_or, gtms};
 use crate::temporal_cluster::TemporalCluster;
 
 /// A running appliance and an admin token.
@@ -64,12 +64,24 @@ impl Appliance {
         self.call(reqwest::Method::POST, &format!("/api/coordinator/approvals/{id}"), Some(body)).await
     }
 
-    /// Polls the workflow until `done` holds for it.
+    /// Polls the workflow until `done` holds for it; on a timeout, says what was last seen (the
+    /// appliance's and the cluster's logs follow when they are dropped).
     async fn wait_for(&self, id: &str, what: &str, done: impl Fn(&Value) -> bool) -> Value {
         let path = format!("/api/coordinator/workflows/{id}");
-        eventually(&format!("{id}: {what}"), || async {
+        let last = std::sync::Mutex::new(Value::Null);
+        let failure = || {
+            let seen = last.lock().map(|v| v.to_string()).unwrap_or_default();
+            format!("{id}: {what} did not happen within the deadline; last seen {seen}")
+        };
+        eventually_or(failure, || async {
             let (status, w) = self.call(reqwest::Method::GET, &path, None).await;
-            (status == 200 && done(&w)).then_some(w)
+            if status == 200 && done(&w) {
+                return Some(w);
+            }
+            if let Ok(mut seen) = last.lock() {
+                *seen = json!({"status": status, "body": w});
+            }
+            None
         })
         .await
     }

@@ -232,10 +232,21 @@ impl Binary {
 }
 
 impl Drop for Binary {
+    /// Kills the process; when a test fails, prints the end of its log beside the failure.
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+        if std::thread::panicking() {
+            eprintln!("--- the end of gtms's log ({}) ---\n{}", self.base, log_tail(&self.log()));
+        }
     }
+}
+
+/// The last lines of a log, enough to tell why a test failed.
+pub fn log_tail(log: &str) -> String {
+    const LINES: usize = 150;
+    let lines: Vec<&str> = log.lines().collect();
+    lines[lines.len().saturating_sub(LINES)..].join("\n")
 }
 
 /// Signs in to a running server with an invite code; returns the bearer token.
@@ -279,7 +290,16 @@ pub fn poll_blocking<T>(within: Duration, failure: impl Fn() -> String, mut prob
 
 /// Polls `probe` until it answers `Some`, and returns that (a deadline, never a fixed sleep).
 /// Panics naming `what` when the deadline passes.
-pub async fn eventually<T, F, Fut>(what: &str, mut probe: F) -> T
+pub async fn eventually<T, F, Fut>(what: &str, probe: F) -> T
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Option<T>>,
+{
+    eventually_or(|| format!("{what} did not happen within the deadline"), probe).await
+}
+
+/// `eventually` that panics with `failure()` (what was seen, a log) when the deadline passes.
+pub async fn eventually_or<T, F, Fut>(failure: impl Fn() -> String, mut probe: F) -> T
 where
     F: FnMut() -> Fut,
     Fut: std::future::Future<Output = Option<T>>,
@@ -289,7 +309,7 @@ where
         if let Some(found) = probe().await {
             return found;
         }
-        assert!(tokio::time::Instant::now() < deadline, "{what} did not happen within the deadline");
+        assert!(tokio::time::Instant::now() < deadline, "{}", failure());
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }

@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::helpers::poll_blocking;
+use crate::helpers::{log_tail, poll_blocking};
 
 pub use certs::Certs;
 
@@ -318,11 +318,16 @@ impl TemporalCluster {
 impl Drop for TemporalCluster {
     /// SIGKILL for the dev server; SIGTERM (fast shutdown) for nginx, whose master then stops
     /// its workers (a SIGKILL would orphan them).
+    /// When a test fails, the end of both logs is printed beside the failure.
     fn drop(&mut self) {
         self.kill_server();
         if let Some(mut nginx) = self.nginx.take() {
             let _ = Command::new("kill").args(["-TERM", &nginx.id().to_string()]).status();
             let _ = nginx.wait();
+        }
+        if std::thread::panicking() {
+            eprintln!("--- the end of the Temporal dev server's log ---\n{}", log_tail(&self.server_log()));
+            eprintln!("--- the end of nginx's error log ---\n{}", log_tail(&self.nginx_log()));
         }
     }
 }
