@@ -2,7 +2,8 @@
 //! touch its redb, on its own task queue) and the compute worker (model calls and company data,
 //! on the compute queue; the only one a `gtms worker` process runs). `Worker::run` is not
 //! `Send`, so the workers run on a dedicated thread that drives them on the process's Tokio
-//! runtime; a worker that stops with an error is rebuilt after a backoff; `shutdown` drains them.
+//! runtime; workers that stop with an error are rebuilt after a backoff (1 s doubling to 30 s,
+//! from 1 s again after a run that served a minute); `shutdown` drains them.
 
 use std::time::Duration;
 
@@ -52,17 +53,32 @@ async fn serve(client: Client, role: Role, queues: Queues, shutdown: Cancellatio
             return;
         }
     };
-    let mut backoff = Duration::from_secs(1);
+    let mut wait = None;
     while !shutdown.is_cancelled() {
-        match run_once(&runtime, &client, &role, &queues, &shutdown).await {
+        let started = tokio::time::Instant::now();
+        let outcome = run_once(&runtime, &client, &role, &queues, &shutdown).await;
+        let next = next_wait(wait, started.elapsed());
+        match outcome {
             Ok(()) => return,
-            Err(e) => tracing::warn!(error = %e, retry_in_secs = backoff.as_secs(), "temporal: a worker stopped"),
+            Err(e) => tracing::warn!(error = %e, retry_in_secs = next.as_secs(), "temporal: a worker stopped"),
         }
         tokio::select! {
             _ = shutdown.cancelled() => return,
-            _ = tokio::time::sleep(backoff) => {}
+            _ = tokio::time::sleep(next) => {}
         }
-        backoff = (backoff * 2).min(Duration::from_secs(30));
+        wait = Some(next);
+    }
+}
+
+/// A run this long served work: the failure after it starts the backoff afresh.
+const SERVED: Duration = Duration::from_secs(60);
+
+/// The wait before rebuilding workers that stopped after `ran_for`: 1 s the first time and
+/// after a run that served work, otherwise twice the previous wait, at most 30 s.
+fn next_wait(previous: Option<Duration>, ran_for: Duration) -> Duration {
+    match previous {
+        Some(previous) if ran_for < SERVED => (previous * 2).min(Duration::from_secs(30)),
+        _ => Duration::from_secs(1),
     }
 }
 
@@ -114,4 +130,24 @@ async fn run_once(
         outcome?;
     }
     if shutdown.is_cancelled() { Ok(()) } else { Err("the workers stopped".into()) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn workers_that_keep_failing_back_off_to_30_s_and_a_run_that_served_starts_again_at_1_s() {
+        let quick = Duration::from_millis(10);
+        let mut wait = None;
+        let waits: Vec<u64> = (0..7)
+            .map(|_| {
+                let next = next_wait(wait, quick);
+                wait = Some(next);
+                next.as_secs()
+            })
+            .collect();
+        assert_eq!(waits, [1, 2, 4, 8, 16, 30, 30]);
+        assert_eq!(next_wait(wait, SERVED), Duration::from_secs(1));
+    }
 }
