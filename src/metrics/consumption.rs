@@ -9,8 +9,8 @@
 use chrono::{Datelike, NaiveDate};
 use serde::{Deserialize, Serialize};
 
-use super::{View, money};
-use crate::store::{AccountRecord, WorkspaceData};
+use super::{MetricsData, View, money};
+use crate::store::AccountRecord;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct AccountForecast {
@@ -96,7 +96,7 @@ pub struct ConsumptionView {
 impl View for ConsumptionView {
     const NAME: &'static str = "consumption";
 
-    fn compute(data: &WorkspaceData) -> Self {
+    fn compute(data: &MetricsData) -> Self {
         let as_of = data.accounts.iter().flat_map(|a| a.daily_usage.iter().filter_map(|(d, _)| date(d))).max();
         let Some(as_of) = as_of else { return ConsumptionView { as_of: None, accounts: vec![] } };
         let accounts = data

@@ -13,15 +13,19 @@ use serde::{Deserialize, Serialize};
 
 pub use consumption::{AccountConsumption, AccountForecast, ConsumptionView, forecast_account};
 pub use pipeline::{PipelineView, StageCounts};
-pub use tokens::{DayTokens, ModelTokens, TokenUse, TokenView, WorkerTokens};
-pub use workers::{WorkerMetrics, WorkersView};
+pub use tokens::{DayTokens, ModelTokens, TokenTallies, TokenUse, TokenView, WorkerTokens};
+pub use workers::{RunTallies, RunTally, WorkerMetrics, WorkersView};
 
-use crate::store::{Rollup, Store, StoreError, WorkspaceData};
+use crate::store::{Rollup, Store, StoreError, WorkspaceTallies};
+
+/// What the views are computed from: the workspace with its run and token ledgers folded as
+/// they are read, so a rollup's memory stays flat however long the ledgers grow.
+pub type MetricsData = WorkspaceTallies<RunTallies, TokenTallies>;
 
 /// A metric view: its name (in the URL and the rollup table) and how it is computed.
 pub trait View: Serialize + DeserializeOwned + schemars::JsonSchema + Send + 'static {
     const NAME: &'static str;
-    fn compute(data: &WorkspaceData) -> Self;
+    fn compute(data: &MetricsData) -> Self;
 }
 
 /// The view names, in the order `rollup_all` computes them.
@@ -68,13 +72,13 @@ impl crate::error::ServiceError for MetricsError {
     }
 }
 
-fn stored<V: View>(data: &WorkspaceData, now: i64) -> Result<Rollup, serde_json::Error> {
+fn stored<V: View>(data: &MetricsData, now: i64) -> Result<Rollup, serde_json::Error> {
     Ok(Rollup { computed_at: now, json: serde_json::to_string(&V::compute(data))? })
 }
 
 /// Recomputes and stores every view; returns the time stamped on them.
 pub async fn rollup_all(store: &Store, now: i64) -> Result<i64, MetricsError> {
-    let data = store.workspace().await?;
+    let data = store.workspace_folded(RunTallies::default(), TokenTallies::default()).await?;
     let rollups = [
         (PipelineView::NAME, stored::<PipelineView>(&data, now)),
         (TokenView::NAME, stored::<TokenView>(&data, now)),

@@ -3,9 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::View;
+use super::{MetricsData, View};
 use crate::domain::Stage;
-use crate::store::WorkspaceData;
 
 /// Deals per stage, every stage present, in pipeline order.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -53,7 +52,7 @@ pub struct PipelineView {
 impl View for PipelineView {
     const NAME: &'static str = "pipeline";
 
-    fn compute(data: &WorkspaceData) -> Self {
+    fn compute(data: &MetricsData) -> Self {
         let deals = &data.deals;
         let open: Vec<_> = deals.iter().filter(|d| !d.stage.is_closed()).collect();
         let weighted: u64 = open.iter().map(|d| d.value * u64::from(d.probability)).sum::<u64>() / 100;

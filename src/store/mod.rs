@@ -38,7 +38,8 @@ pub use rate_windows::{RateWindowCount, RateWindowsRecord};
 pub use rollups::{JOB_RUNS_KEPT, JobRun, Rollup};
 pub use workflows::{ApprovalRecord, OutboxRecord, StepRecord, Wait, WorkflowOutcome, WorkflowRecord, WorkflowWrite};
 pub use workspace::{
-    AccountRecord, DealRecord, HistoryEntry, RunRecord, RunStatus, TokenRecord, WorkerRecord, WorkspaceData,
+    AccountRecord, DealRecord, HistoryEntry, RunRecord, RunStatus, Tally, TokenRecord, WorkerRecord, WorkspaceData,
+    WorkspaceTallies,
 };
 
 #[derive(Debug, thiserror::Error)]

@@ -2,7 +2,7 @@
 //! put, get, list, and read-modify-write in one transaction. Entity files use these and add
 //! only what is particular to them.
 
-use redb::{ReadableDatabase, ReadableTable, TableDefinition};
+use redb::{ReadTransaction, ReadableDatabase, ReadableTable, TableDefinition};
 
 use super::codec::{self, Record};
 use super::{Store, StoreError};
@@ -44,7 +44,7 @@ impl Store {
     where
         T: Record + Send + 'static,
     {
-        self.blocking(move |db| read_all(db, table)).await
+        self.blocking(move |db| read_all(&db.begin_read()?, table)).await
     }
 
     /// Reads the record at `key`, lets `change` decide (it returns the record to write, if
@@ -85,12 +85,20 @@ impl Store {
     }
 }
 
-pub(crate) fn read_all<T: Record>(db: &redb::Database, table: RecordTable) -> Result<Vec<T>, StoreError> {
-    let txn = db.begin_read()?;
-    let table = txn.open_table(table)?;
-    let mut out = Vec::new();
-    for entry in table.iter()? {
-        out.push(codec::decode(entry?.1.value())?);
+pub(crate) fn read_all<T: Record>(txn: &ReadTransaction, table: RecordTable) -> Result<Vec<T>, StoreError> {
+    fold_all(txn, table, Vec::new(), Vec::push)
+}
+
+/// Folds every record of `table`, in key order, into `acc` as it is decoded: what is held is one
+/// record and the accumulator, however long the table grows.
+pub(crate) fn fold_all<T: Record, A>(
+    txn: &ReadTransaction,
+    table: RecordTable,
+    mut acc: A,
+    mut add: impl FnMut(&mut A, T),
+) -> Result<A, StoreError> {
+    for entry in txn.open_table(table)?.iter()? {
+        add(&mut acc, codec::decode(entry?.1.value())?);
     }
-    Ok(out)
+    Ok(acc)
 }

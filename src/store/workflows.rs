@@ -229,7 +229,7 @@ impl Store {
 
     /// Every notification, oldest id first.
     pub async fn outbox(&self) -> Result<Vec<OutboxRecord>, StoreError> {
-        self.blocking(move |db| read_all(db, OUTBOX)).await
+        self.blocking(move |db| read_all(&db.begin_read()?, OUTBOX)).await
     }
 
     /// Notifications not delivered yet.

@@ -1,11 +1,11 @@
 //! The workspace records: workers, deals, accounts (with daily usage), the workflow run
 //! ledger and the language-model token ledger, plus the one-time demo seeding.
 
-use redb::ReadableTable;
+use redb::{ReadableDatabase, ReadableTable};
 use serde::{Deserialize, Serialize};
 
 use super::codec::{self, CodecError, Record, decode_body, unchanged_records};
-use super::records::read_all;
+use super::records::{fold_all, read_all};
 use super::tables::{ACCOUNTS, DEALS, META, RUNS, TOKENS, WORKERS};
 use super::{Store, StoreError};
 use crate::domain::{ChampionStatus, DealType, Stage};
@@ -175,6 +175,21 @@ impl Record for DealRecord {
     }
 }
 
+/// An accumulator a ledger's records are folded into as they are read.
+pub trait Tally<T> {
+    fn add(&mut self, record: T);
+}
+
+/// The workspace with its run and token ledgers folded into tallies (`Store::workspace_folded`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct WorkspaceTallies<R, K> {
+    pub workers: Vec<WorkerRecord>,
+    pub deals: Vec<DealRecord>,
+    pub accounts: Vec<AccountRecord>,
+    pub runs: R,
+    pub tokens: K,
+}
+
 /// Everything the demo workspace seeds.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WorkspaceData {
@@ -224,15 +239,23 @@ impl Store {
         .await
     }
 
-    /// Every workspace record, for rollups.
-    pub async fn workspace(&self) -> Result<WorkspaceData, StoreError> {
+    /// The workspace as the metric rollups read it, from one read transaction: the workers,
+    /// deals and accounts whole, and the two ledgers that grow with every workflow and model
+    /// call folded record by record into `runs` and `tokens`, so a rollup's memory is that of
+    /// the tallies, not of the ledgers.
+    pub async fn workspace_folded<R, K>(&self, runs: R, tokens: K) -> Result<WorkspaceTallies<R, K>, StoreError>
+    where
+        R: Tally<RunRecord> + Send + 'static,
+        K: Tally<TokenRecord> + Send + 'static,
+    {
         self.blocking(|db| {
-            Ok(WorkspaceData {
-                workers: read_all(db, WORKERS)?,
-                deals: read_all(db, DEALS)?,
-                accounts: read_all(db, ACCOUNTS)?,
-                runs: read_all(db, RUNS)?,
-                tokens: read_all(db, TOKENS)?,
+            let txn = db.begin_read()?;
+            Ok(WorkspaceTallies {
+                workers: read_all(&txn, WORKERS)?,
+                deals: read_all(&txn, DEALS)?,
+                accounts: read_all(&txn, ACCOUNTS)?,
+                runs: fold_all(&txn, RUNS, runs, R::add)?,
+                tokens: fold_all(&txn, TOKENS, tokens, K::add)?,
             })
         })
         .await
@@ -240,7 +263,7 @@ impl Store {
 
     /// The workflow run ledger: the demo history and every workflow the engine has run.
     pub async fn runs(&self) -> Result<Vec<RunRecord>, StoreError> {
-        self.blocking(|db| read_all(db, RUNS)).await
+        self.blocking(|db| read_all(&db.begin_read()?, RUNS)).await
     }
 
     /// Every deal, ordered by id.
