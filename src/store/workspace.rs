@@ -261,9 +261,10 @@ impl Store {
         .await
     }
 
-    /// The workflow run ledger: the demo history and every workflow the engine has run.
-    pub async fn runs(&self) -> Result<Vec<RunRecord>, StoreError> {
-        self.blocking(|db| read_all(&db.begin_read()?, RUNS)).await
+    /// The workflow run ledger (the demo history and every workflow the engine has run) folded
+    /// record by record into `tally`.
+    pub async fn fold_runs<R: Tally<RunRecord> + Send + 'static>(&self, tally: R) -> Result<R, StoreError> {
+        self.blocking(|db| fold_all(&db.begin_read()?, RUNS, tally, R::add)).await
     }
 
     /// Every deal, ordered by id.

@@ -24,7 +24,7 @@ use crate::domain::WorkflowType;
 use crate::jobs::{self, JobStatus};
 use crate::metrics::{self, PipelineView, TokenView};
 use crate::state::AppState;
-use crate::store::{OutboxRecord, RunRecord, RunStatus};
+use crate::store::{OutboxRecord, RunRecord, RunStatus, Tally};
 use crate::workflows::service::WorkflowFilter;
 use crate::workflows::views::{PendingApproval, WorkerView, WorkflowSummary};
 use charts::Outcomes;
@@ -86,11 +86,13 @@ async fn engine_snapshot(state: &AppState) -> Result<EngineSnapshot, String> {
     })
 }
 
-/// Outcomes per registered type from the run ledger.
-pub fn outcomes(runs: &[RunRecord]) -> Vec<Outcomes> {
-    let mut by_type: BTreeMap<&str, Outcomes> = BTreeMap::new();
-    for r in runs {
-        let o = by_type.entry(r.workflow_type.as_str()).or_default();
+/// The run ledger folded into outcomes per workflow type (`Store::fold_runs`).
+#[derive(Default)]
+pub struct RunOutcomes(BTreeMap<String, Outcomes>);
+
+impl Tally<RunRecord> for RunOutcomes {
+    fn add(&mut self, r: RunRecord) {
+        let o = self.0.entry(r.workflow_type).or_default();
         match r.status {
             RunStatus::Completed => o.completed += 1,
             RunStatus::Failed => o.failed += 1,
@@ -98,9 +100,13 @@ pub fn outcomes(runs: &[RunRecord]) -> Vec<Outcomes> {
             RunStatus::Running | RunStatus::Waiting => o.live += 1,
         }
     }
+}
+
+/// Outcomes per registered type, in registration order (types no longer registered are left out).
+pub fn outcomes(ledger: &RunOutcomes) -> Vec<Outcomes> {
     WorkflowType::ALL
         .into_iter()
-        .map(|t| Outcomes { kind: t.as_str().to_owned(), ..by_type.get(t.as_str()).cloned().unwrap_or_default() })
+        .map(|t| Outcomes { kind: t.as_str().to_owned(), ..ledger.0.get(t.as_str()).cloned().unwrap_or_default() })
         .collect()
 }
 
@@ -108,7 +114,7 @@ pub async fn snapshot(state: &AppState) -> Snapshot {
     let store = state.store();
     let mut outbox = logged("the outbox", store.outbox().await).unwrap_or_default();
     outbox.sort_by(|a, b| b.created_ms.cmp(&a.created_ms).then_with(|| b.id.cmp(&a.id)));
-    let runs = logged("the run ledger", store.runs().await).unwrap_or_default();
+    let runs = logged("the run ledger", store.fold_runs(RunOutcomes::default()).await).unwrap_or_default();
     Snapshot {
         engine: engine_snapshot(state).await,
         webhook: state.workflows().is_ok_and(|w| w.notifications().has_webhook()),
@@ -155,13 +161,16 @@ mod tests {
 
     #[test]
     fn outcomes_cover_every_registered_type_in_order() {
-        let runs = [
+        let mut ledger = RunOutcomes::default();
+        for r in [
             run("lead-qualification", RunStatus::Completed),
             run("lead-qualification", RunStatus::Failed),
             run("client-onboarding", RunStatus::Waiting),
             run("retired-type", RunStatus::Completed),
-        ];
-        let o = outcomes(&runs);
+        ] {
+            ledger.add(r);
+        }
+        let o = outcomes(&ledger);
         assert_eq!(o.iter().map(|x| x.kind.as_str()).collect::<Vec<_>>(), WorkflowType::ALL.map(|t| t.as_str()));
         assert_eq!((o[1].completed, o[1].failed, o[0].live), (1, 1, 1));
         assert_eq!(o[4].total(), 0);
