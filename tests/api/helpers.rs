@@ -242,11 +242,26 @@ impl Drop for Binary {
     }
 }
 
-/// The last lines of a log, enough to tell why a test failed.
+/// The last lines of a log, enough to tell why a test failed, after every panic message and
+/// ERROR line from before them (a backtrace can push the cause out of the tail).
 pub fn log_tail(log: &str) -> String {
     const LINES: usize = 150;
     let lines: Vec<&str> = log.lines().collect();
-    lines[lines.len().saturating_sub(LINES)..].join("\n")
+    let tail = lines.len().saturating_sub(LINES);
+    let mut out = Vec::new();
+    for (i, line) in lines[..tail].iter().enumerate() {
+        if line.contains("panicked at") || line.contains(" ERROR ") {
+            out.push(format!("[line {}] {line}", i + 1));
+            if line.contains("panicked at") {
+                out.extend(lines.get(i + 1).map(|next| format!("[line {}] {next}", i + 2)));
+            }
+        }
+    }
+    if !out.is_empty() {
+        out.push(format!("[… then the last {} of {} lines]", lines.len() - tail, lines.len()));
+    }
+    out.extend(lines[tail..].iter().map(|l| (*l).to_owned()));
+    out.join("\n")
 }
 
 /// Signs in to a running server with an invite code; returns the bearer token.

@@ -2,11 +2,14 @@
 //! touch its redb, on its own task queue) and the compute worker (model calls and company data,
 //! on the compute queue; the only one a `gtms worker` process runs). `Worker::run` is not
 //! `Send`, so the workers run on a dedicated thread that drives them on the process's Tokio
-//! runtime; workers that stop with an error are rebuilt after a backoff (1 s doubling to 30 s,
-//! from 1 s again after a run that served a minute); `shutdown` drains them.
+//! runtime; workers that stop with an error or panic are rebuilt after a backoff (1 s doubling
+//! to 30 s, from 1 s again after a run that served a minute); `shutdown` drains them.
 
+use std::future::Future;
+use std::panic::AssertUnwindSafe;
 use std::time::Duration;
 
+use futures_util::FutureExt;
 use temporalio_client::Client;
 use temporalio_sdk::{Runtime, Worker, WorkerOptions};
 use tokio_util::sync::CancellationToken;
@@ -53,21 +56,45 @@ async fn serve(client: Client, role: Role, queues: Queues, shutdown: Cancellatio
             return;
         }
     };
+    let run = || run_once(&runtime, &client, &role, &queues, &shutdown);
+    supervise(&shutdown, run, tokio::time::sleep).await;
+}
+
+/// Runs the workers (`run`) until they end cleanly or shutdown. Workers that stop with an error,
+/// or panic, are rebuilt after `next_wait`: the Temporal SDK can panic while it shuts a failed
+/// worker down (`Workflow processing terminates cleanly`), and without the catch that panic
+/// ended this thread and the appliance ran no workflow again.
+async fn supervise<Run, Ran, Sleep, Slept>(shutdown: &CancellationToken, mut run: Run, mut sleep: Sleep)
+where
+    Run: FnMut() -> Ran,
+    Ran: Future<Output = Result<(), RunError>>,
+    Sleep: FnMut(Duration) -> Slept,
+    Slept: Future<Output = ()>,
+{
     let mut wait = None;
     while !shutdown.is_cancelled() {
         let started = tokio::time::Instant::now();
-        let outcome = run_once(&runtime, &client, &role, &queues, &shutdown).await;
+        let outcome = AssertUnwindSafe(run()).catch_unwind().await;
         let next = next_wait(wait, started.elapsed());
         match outcome {
-            Ok(()) => return,
-            Err(e) => tracing::warn!(error = %e, retry_in_secs = next.as_secs(), "temporal: a worker stopped"),
+            Ok(Ok(())) => return,
+            Ok(Err(e)) => tracing::warn!(error = %e, retry_in_secs = next.as_secs(), "temporal: a worker stopped"),
+            Err(panic) => tracing::error!(
+                panic = panic_message(panic.as_ref()),
+                retry_in_secs = next.as_secs(),
+                "temporal: a worker panicked; rebuilding it"
+            ),
         }
         tokio::select! {
             _ = shutdown.cancelled() => return,
-            _ = tokio::time::sleep(next) => {}
+            _ = sleep(next) => {}
         }
         wait = Some(next);
     }
+}
+
+fn panic_message(panic: &(dyn std::any::Any + Send)) -> &str {
+    panic.downcast_ref::<String>().map(String::as_str).or_else(|| panic.downcast_ref::<&str>().copied()).unwrap_or("?")
 }
 
 /// A run this long served work: the failure after it starts the backoff afresh.
@@ -149,5 +176,44 @@ mod tests {
             .collect();
         assert_eq!(waits, [1, 2, 4, 8, 16, 30, 30]);
         assert_eq!(next_wait(wait, SERVED), Duration::from_secs(1));
+    }
+
+    #[tokio::test]
+    async fn workers_that_panic_or_fail_are_rebuilt_and_a_clean_end_stops() {
+        let shutdown = CancellationToken::new();
+        let (mut runs, mut waits) = (0, Vec::new());
+        let run = || {
+            runs += 1;
+            let attempt = runs;
+            async move {
+                match attempt {
+                    1 => panic!("Workflow processing terminates cleanly: an SDK panic"),
+                    2 => Err::<(), RunError>("the workers stopped".into()),
+                    _ => Ok(()),
+                }
+            }
+        };
+        supervise(&shutdown, run, |wait| {
+            waits.push(wait.as_secs());
+            async {}
+        })
+        .await;
+        assert_eq!((runs, waits), (3, vec![1, 2]), "a panic is one more failure, then backoff and a rebuild");
+    }
+
+    #[tokio::test]
+    async fn shutdown_stops_the_rebuilding() {
+        let shutdown = CancellationToken::new();
+        let mut runs = 0;
+        let run = || {
+            runs += 1;
+            async { Err::<(), RunError>("the workers stopped".into()) }
+        };
+        supervise(&shutdown, run, |_| {
+            shutdown.cancel();
+            async {}
+        })
+        .await;
+        assert_eq!(runs, 1);
     }
 }
