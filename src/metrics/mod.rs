@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 pub use consumption::{AccountConsumption, AccountForecast, ConsumptionView, forecast_account};
 pub use pipeline::{PipelineView, StageCounts};
 pub use tokens::{DayTokens, ModelTokens, TokenTallies, TokenUse, TokenView, WorkerTokens};
-pub use workers::{RunTallies, RunTally, WorkerMetrics, WorkersView};
+pub use workers::{RunTallies, WorkerMetrics, WorkersView};
 
 use crate::store::{Rollup, Store, StoreError, WorkspaceTallies};
 
