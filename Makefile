@@ -4,30 +4,51 @@ CARGO ?= cargo
 TARGET := x86_64-unknown-linux-gnu
 SHARED ?= ../shared/data
 
-.PHONY: run test deps dist bench soak crash lint seed seed-check static-check ingest quality fuzz fuzz-smoke
+# Every build is static x86-64 Linux (.cargo/config.toml names the target and crt-static).
+BIN_DIR := target/$(TARGET)
+# The binary the tests start (CARGO_BIN_EXE_gtms); `GTMS=$(TEST_BIN)` runs the data commands
+# with it instead of `cargo run` (which would build the binary again without the tests'
+# dev-only features: CI does this).
+TEST_BIN := $(BIN_DIR)/debug/gtms
+GTMS ?= $(CARGO) run --quiet --
+
+.PHONY: run test test-fast deps dist dist-check bench soak crash lint deny seed seed-check static-check ingest quality fuzz fuzz-smoke
 
 ## Build and start the appliance in demo mode on http://127.0.0.1:3000
 run:
-	$(CARGO) run --release -- serve --mode demo --listen 127.0.0.1:3000
+	$(CARGO) run --profile quick-release -- serve --mode demo --listen 127.0.0.1:3000
 
 ## Every test: unit, filter and end-to-end (the real app and the real binary)
 test: deps
-	$(CARGO) test --all-targets -- --test-threads=4
+	$(CARGO) test --all-targets --no-fail-fast -- --test-threads=4
+	$(CARGO) test --doc
+
+## The inner loop: unit tests and in-process filter tests (warp::test), no external programs
+test-fast:
+	$(CARGO) test --lib
 
 ## What the tests need besides cargo (nginx, chromium, the Python MCP SDK, the Inspector, the Temporal CLI)
 deps:
 	@tests/deps/install.sh
 
-## A fully static x86-64 Linux binary in dist/gtms (glibc crt-static, rustls only)
+## A fully static x86-64 Linux binary in dist/gtms (glibc crt-static, rustls only; fat LTO)
 dist:
-	RUSTFLAGS='-C target-feature=+crt-static' $(CARGO) build --release --target $(TARGET)
+	$(CARGO) build --release --target $(TARGET)
 	mkdir -p dist && cp target/$(TARGET)/release/gtms dist/gtms
 	@$(MAKE) --no-print-directory static-check
 
+## CI's check of the static link, on the binary the tests build and run (same target and flags
+## as `make dist`, without the release profile's fat LTO). Built as the tests build it (dev-only
+## features unified), so after `cargo test --no-run` nothing is compiled again.
+dist-check:
+	$(CARGO) test --all-targets --no-run --quiet
+	@$(MAKE) --no-print-directory static-check STATIC_BIN=$(TEST_BIN)
+
+STATIC_BIN ?= dist/gtms
 static-check:
-	@file dist/gtms | grep -Eq 'static(-pie)? linked' || { echo "dist/gtms is not statically linked: $$(file dist/gtms)"; exit 1; }
-	@ldd dist/gtms 2>&1 | grep -Eq 'not a dynamic executable|statically linked' || { echo "ldd sees dynamic libraries"; exit 1; }
-	@echo "dist/gtms: static, $$(stat -c %s dist/gtms) bytes ($$(du -h dist/gtms | cut -f1))"
+	@file $(STATIC_BIN) | grep -Eq 'static(-pie)? linked' || { echo "$(STATIC_BIN) is not statically linked: $$(file $(STATIC_BIN))"; exit 1; }
+	@ldd $(STATIC_BIN) 2>&1 | grep -Eq 'not a dynamic executable|statically linked' || { echo "ldd sees dynamic libraries"; exit 1; }
+	@echo "$(STATIC_BIN): static, $$(stat -c %s $(STATIC_BIN)) bytes ($$(du -h $(STATIC_BIN) | cut -f1))"
 
 ## Benchmarks (wrk against the release binary, with yardsticks) -> BENCHMARKS.md
 bench:
@@ -51,21 +72,29 @@ FUZZ_TARGETS := slug domain ticker memory_scope session_token json_body
 FUZZ_SECS ?= 300
 FUZZ_BUILD ?= -O
 fuzz:
-	@command -v cargo-fuzz >/dev/null || { echo "cargo-fuzz is missing: make deps (or cargo install cargo-fuzz --locked)"; exit 1; }
+	@command -v cargo-fuzz >/dev/null || cargo install --quiet --locked cargo-fuzz
 	cd fuzz && for t in $(FUZZ_TARGETS); do \
 	  mkdir -p corpus/$$t && \
 	  RUSTC_BOOTSTRAP=1 cargo fuzz run $(FUZZ_BUILD) $$t corpus/$$t seeds/$$t -- -max_total_time=$(FUZZ_SECS) -rss_limit_mb=2048 || exit 1; \
 	done
 
-## Each fuzz target for 10 s (what CI runs): a debug build with debug assertions and libFuzzer's
-## coverage but no sanitizer (the crate has no unsafe; this keeps CI's fourth build small)
+## Each fuzz target for 10 s: a debug build with debug assertions and libFuzzer's coverage but
+## no sanitizer. (CI replays the seeds and their mutations inside `make test` instead: no
+## second build; see docs/testing.md.)
 fuzz-smoke:
 	@$(MAKE) --no-print-directory fuzz FUZZ_SECS=10 FUZZ_BUILD='--dev --sanitizer none'
 
-## Formatting and clippy, warnings as errors
+## Formatting and clippy, warnings as errors (CI lints during its one build instead: .ci/run)
 lint:
 	$(CARGO) fmt --check
 	$(CARGO) clippy --all-targets -- -D warnings
+
+## Licences, bans (duplicate versions called out) and sources of every dependency (deny.toml)
+deny:
+	@log=$$(mktemp) && trap 'rm -f $$log' EXIT && \
+	if cargo-deny check --hide-inclusion-graph licenses bans sources >$$log 2>&1; then \
+	  grep -o "duplicate entries for crate '[^']*'" $$log | sed 's/^/called out: /'; tail -1 $$log; \
+	else cat $$log; exit 1; fi
 
 ## Regenerate the embedded company files (assets/company) from seed/
 ingest:
@@ -78,7 +107,7 @@ seed:
 ## Regenerate into a temporary directory and fail if the committed extract differs
 seed-check:
 	@tmp=$$(mktemp -d) && trap 'rm -rf $$tmp' EXIT && \
-	$(CARGO) run -- edgar-extract --from $(SHARED) --out $$tmp >/dev/null && \
+	$(GTMS) edgar-extract --from $(SHARED) --out $$tmp >/dev/null && \
 	diff -q $$tmp/companies.jsonl seed/companies.jsonl && echo "seed/ is up to date"
 
 ## Signal quality against the hand-judged evaluation set (per-kind precision/recall, budgets)

@@ -5,7 +5,7 @@
 # a proxy so 30 client addresses can be simulated with X-Forwarded-For.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bin=${1:-target/release/gtms}
+bin=${1:-target/x86_64-unknown-linux-gnu/release/gtms}
 secs=${2:-60}
 port=${HOSTILE_PORT:-3211}
 work=$(mktemp -d)

@@ -19,9 +19,9 @@ trap cleanup EXIT
 source bench/lib.sh
 
 GTMS_PORT=3201 HELLO_PORT=3202
-GTMS_LOG=warn GTMS_ENRICH_RATE_LIMIT=1000000000 GTMS_API_RATE_LIMIT=1000000000 target/release/gtms serve --listen 127.0.0.1:$GTMS_PORT --data "$work/bench.redb" >/dev/null 2>"$work/gtms.log" &
+GTMS_LOG=warn GTMS_ENRICH_RATE_LIMIT=1000000000 GTMS_API_RATE_LIMIT=1000000000 target/x86_64-unknown-linux-gnu/release/gtms serve --listen 127.0.0.1:$GTMS_PORT --data "$work/bench.redb" >/dev/null 2>"$work/gtms.log" &
 pids+=($!)
-target/release/examples/hello 127.0.0.1:$HELLO_PORT >/dev/null &
+target/x86_64-unknown-linux-gnu/release/examples/hello 127.0.0.1:$HELLO_PORT >/dev/null &
 pids+=($!)
 wait_http "http://127.0.0.1:$GTMS_PORT/api/health"
 wait_http "http://127.0.0.1:$HELLO_PORT/"
@@ -40,5 +40,5 @@ done
 
 # The soak section (`make soak`) of the previous BENCHMARKS.md is kept.
 cp BENCHMARKS.md "$work/previous.md" 2>/dev/null || true
-python3 bench/report.py "$RESULTS" "$idle_rss_kb" "target/release/gtms" "$work/previous.md" >BENCHMARKS.md
+python3 bench/report.py "$RESULTS" "$idle_rss_kb" "target/x86_64-unknown-linux-gnu/release/gtms" "$work/previous.md" >BENCHMARKS.md
 echo "wrote BENCHMARKS.md" >&2

@@ -18,7 +18,7 @@ SOAK_WARMUP_SECS=${SOAK_WARMUP_SECS:-$((SOAK_SECS < 300 ? SOAK_SECS / 5 : 60))}
 SOAK_PORT=${SOAK_PORT:-3221}
 SOAK_LOADS=${SOAK_LOADS:-files enrich api mcp chat}
 SOAK_REPORT=${SOAK_REPORT:-BENCHMARKS.md}
-bin=target/release/gtms
+bin=target/x86_64-unknown-linux-gnu/release/gtms
 
 cargo build --release --quiet --bin gtms
 work=$(mktemp -d)

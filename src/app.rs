@@ -92,7 +92,7 @@ pub async fn start_with_clock(
 
     let state = AppState::with_clock(config, store, clock).await?;
     restore_rate_windows(&state).await?;
-    first_start_invite(&state).await?;
+    let first_code = first_start_invite(&state).await?;
     seed_workspace(&state).await?;
     let shutdown = CancellationToken::new();
     state.attach_workflows(crate::workflows::start_engine(&state, shutdown.clone()).await?);
@@ -102,6 +102,9 @@ pub async fn start_with_clock(
         %addr, mode = state.config().mode.as_str(), data = %state.config().data.display(), boots = boot.boots,
         "gtms {} listening on {scheme}://{addr}", crate::state::VERSION
     );
+    if let Some(code) = first_code {
+        announce_first_start(state.config().log_format, &format!("{scheme}://{addr}/"), &code);
+    }
     let tasks = TaskTracker::new();
     tasks.spawn(crate::prometheus::upkeep(shutdown.clone()));
     tasks.spawn(admin::server::run(state.clone(), admin_listener, socket, shutdown.clone(), tasks.clone()));
@@ -140,11 +143,11 @@ async fn restore_rate_windows(state: &AppState) -> Result<(), AppError> {
     Ok(())
 }
 
-/// In demo mode an empty workspace gets one admin invite, printed to the log this once, so
-/// an evaluator can sign in without reading the docs.
-async fn first_start_invite(state: &AppState) -> Result<(), AppError> {
+/// In demo mode an empty workspace gets one admin invite, shown this once (see
+/// `announce_first_start`), so an evaluator can sign in without reading the docs.
+async fn first_start_invite(state: &AppState) -> Result<Option<String>, AppError> {
     if state.config().mode != crate::config::Mode::Demo || state.sessions().has_invites() {
-        return Ok(());
+        return Ok(None);
     }
     let now = chrono::Utc::now().timestamp();
     let (code, _) = state
@@ -152,8 +155,28 @@ async fn first_start_invite(state: &AppState) -> Result<(), AppError> {
         .create_invite(crate::domain::Role::Admin, "demo admin", None, now)
         .await
         .map_err(|e| AppError::State(e.into()))?;
-    tracing::warn!("first start in demo mode: sign in with the admin invite code {code} (shown only this once)");
-    Ok(())
+    Ok(Some(code))
+}
+
+/// The first start's one block a person cannot miss: where to open the appliance and the
+/// admin invite code to sign in with. Human logs get a framed block on stderr; JSON logs (read
+/// by machines) get the same as one warning line.
+fn announce_first_start(format: crate::config::LogFormat, url: &str, code: &str) {
+    let sentence =
+        format!("first start in demo mode: sign in with the admin invite code {code} (shown only this once)");
+    if format == crate::config::LogFormat::Json {
+        tracing::warn!(url, "{sentence}");
+        return;
+    }
+    let lines = [
+        "gtms is running in demo mode.".to_owned(),
+        format!("Open        {url}"),
+        format!("Sign in with the admin invite code {code} (shown only this once)"),
+    ];
+    let width = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+    let rule = "=".repeat(width + 4);
+    let body: Vec<String> = lines.iter().map(|l| format!("| {l:<width$} |")).collect();
+    eprintln!("\n{rule}\n{}\n{rule}\n", body.join("\n"));
 }
 
 /// Loads the demo workspace on the first start (never again), then makes sure every metric

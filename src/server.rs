@@ -34,6 +34,7 @@ use tokio::net::TcpListener;
 use tokio_rustls::TlsAcceptor;
 use tokio_util::sync::CancellationToken;
 use tower::{Service, ServiceExt};
+use tracing::Instrument;
 
 pub use conn::TimedBody;
 use conn::{AcceptBackoff, ConnectionGate, Mode};
@@ -41,7 +42,7 @@ use conn::{AcceptBackoff, ConnectionGate, Mode};
 use crate::config::ConnectionSettings;
 use crate::http::error::ApiError;
 use crate::http::filters::{ClientIp, PeerAddr};
-use crate::http::{api_doc, assets, rate_limit};
+use crate::http::{api_doc, assets, rate_limit, session};
 use crate::mcp::Mcp;
 use crate::state::AppState;
 
@@ -74,46 +75,63 @@ where
         Self { warp, state, mcp }
     }
 
+    /// One request: a span (`request`) carrying its id, method, route pattern, principal,
+    /// status and latency around everything that serves it, so every line logged inside
+    /// names the request; then the answer's `X-Request-Id`, the metrics and one log line.
     async fn call(self, req: Request<Incoming>, peer: SocketAddr, mode: Mode, body_timeout: Duration) -> HttpResponse {
         let started = Instant::now();
         let request_id = uuid::Uuid::new_v4().to_string();
         let (method, path) = (req.method().clone(), req.uri().path().to_owned());
-        tracing::debug!(target: "gtms::http", %method, path = %path, peer = %peer, "request received");
-        let mut req = req.map(|b| TimedBody::new(b, body_timeout));
-        let mut res = if mode == Mode::Reserve && path != "/api/health" {
-            let mut res = boxed(ApiError::Unavailable("the server is at its connection limit".into()).to_response());
-            res.headers_mut().insert(hyper::header::RETRY_AFTER, hyper::header::HeaderValue::from(1));
-            res.headers_mut().insert(hyper::header::CONNECTION, hyper::header::HeaderValue::from_static("close"));
-            res
-        } else {
-            // HEAD is answered as GET; hyper sends the headers and drops the body. `/mcp` is
-            // left alone (its GET opens an event stream).
-            if method == Method::HEAD && path != "/mcp" {
-                *req.method_mut() = Method::GET;
-            }
-            self.route(req, &path, peer).await
-        };
-        if let Ok(v) = request_id.parse() {
-            res.headers_mut().insert("x-request-id", v);
-        }
-        observe(&mut res, &method, &path, started);
-        tracing::info!(
+        let span = tracing::info_span!(
             target: "gtms::http",
-            %method,
-            path = %path,
-            status = res.status().as_u16(),
-            micros = started.elapsed().as_micros() as u64,
-            peer = %peer,
+            "request",
             request_id = %request_id,
-            "request"
+            method = %method,
+            route = api_doc::label(method.as_str(), &path),
+            principal = tracing::field::Empty,
+            status = tracing::field::Empty,
+            micros = tracing::field::Empty,
         );
-        res
+        let serve = async {
+            tracing::debug!(target: "gtms::http", path = %path, peer = %peer, "request received");
+            let mut req = req.map(|b| TimedBody::new(b, body_timeout));
+            let mut res = if mode == Mode::Reserve && path != "/api/health" {
+                let mut res =
+                    boxed(ApiError::Unavailable("the server is at its connection limit".into()).to_response());
+                res.headers_mut().insert(hyper::header::RETRY_AFTER, hyper::header::HeaderValue::from(1));
+                res.headers_mut().insert(hyper::header::CONNECTION, hyper::header::HeaderValue::from_static("close"));
+                res
+            } else {
+                // HEAD is answered as GET; hyper sends the headers and drops the body. `/mcp` is
+                // left alone (its GET opens an event stream).
+                if method == Method::HEAD && path != "/mcp" {
+                    *req.method_mut() = Method::GET;
+                }
+                self.route(req, &path, peer).await
+            };
+            if let Ok(v) = request_id.parse() {
+                res.headers_mut().insert("x-request-id", v);
+            }
+            observe(&mut res, &method, &path, started);
+            let (status, micros) = (res.status().as_u16(), started.elapsed().as_micros() as u64);
+            let span = tracing::Span::current();
+            span.record("status", status);
+            span.record("micros", micros);
+            tracing::info!(target: "gtms::http", path = %path, status, micros, peer = %peer, "request");
+            res
+        };
+        serve.instrument(span).await
     }
 
     /// The rate limits, then the owning face.
     async fn route(self, mut req: Request<RequestBody>, path: &str, peer: SocketAddr) -> HttpResponse {
         let client = rate_limit::client_ip(peer, req.headers(), &self.state.config().trusted_proxies);
-        let limited = rate_limit::check(&self.state, path, req.headers(), client);
+        // The one verification of a workspace token per request.
+        let caller = session::verified_up_front(path).then(|| session::principal_of(&self.state, req.headers()).ok());
+        if let Some(Some(principal)) = &caller {
+            tracing::Span::current().record("principal", principal.sub.as_str());
+        }
+        let limited = rate_limit::check(&self.state, path, caller.as_ref().and_then(Option::as_ref), client);
         let mut res = if let Some((decision, now)) = limited.filter(|(d, _)| !d.allowed) {
             boxed(ApiError::RateLimited { retry_after: decision.retry_after(now) }.to_response())
         } else if let Some(allow) = api_doc::refused_method(req.method().as_str(), path) {
@@ -131,6 +149,9 @@ where
         } else {
             req.extensions_mut().insert(PeerAddr(peer));
             req.extensions_mut().insert(ClientIp(client));
+            if let Some(caller) = caller {
+                req.extensions_mut().insert(session::Authenticated(caller));
+            }
             match self.warp.oneshot(req).await {
                 Ok(res) => boxed(res),
                 Err(never) => match never {},

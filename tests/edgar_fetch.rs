@@ -62,24 +62,24 @@ async fn fake_edgar() -> Fake {
             warp::reply::with_status(body, status)
         },
     );
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap_or_else(|e| panic!("{e}"));
-    let addr = listener.local_addr().unwrap_or_else(|e| panic!("{e}"));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("valid");
+    let addr = listener.local_addr().expect("valid");
     tokio::spawn(warp::serve(routes).incoming(listener).run());
     Fake { base: format!("http://{addr}"), seen }
 }
 
 fn corpus(dir: &Path) {
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/edgar/data/reference");
-    std::fs::create_dir_all(dir.join("reference")).unwrap_or_else(|e| panic!("{e}"));
-    for entry in std::fs::read_dir(&fixtures).unwrap_or_else(|e| panic!("{e}")).flatten() {
-        std::fs::copy(entry.path(), dir.join("reference").join(entry.file_name())).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::create_dir_all(dir.join("reference")).expect("valid");
+    for entry in std::fs::read_dir(&fixtures).expect("valid").flatten() {
+        std::fs::copy(entry.path(), dir.join("reference").join(entry.file_name())).expect("valid");
     }
-    std::fs::create_dir_all(dir.join("registrants")).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::create_dir_all(dir.join("registrants")).expect("valid");
     std::fs::write(
         dir.join("registrants/company_tickers_exchange.csv"),
         format!("cik,ticker,exchange,name\n{CIK},ACME,NYSE,ACME WIDGETS INC\n"),
     )
-    .unwrap_or_else(|e| panic!("{e}"));
+    .expect("valid");
 }
 
 fn options(dir: &Path, base: &str) -> FetchOptions {
@@ -99,10 +99,10 @@ fn options(dir: &Path, base: &str) -> FetchOptions {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn fetch_then_extract_and_ingest_gives_a_receipted_card() {
     let fake = fake_edgar().await;
-    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let dir = tempfile::tempdir().expect("valid");
     corpus(dir.path());
     let opts = options(dir.path(), &fake.base);
-    let first = tokio::task::spawn_blocking(move || run(&opts)).await.unwrap_or_else(|e| panic!("{e}"));
+    let first = tokio::task::spawn_blocking(move || run(&opts)).await.expect("valid");
     let first = first.unwrap_or_else(|e| panic!("fetch failed: {e}"));
     assert_eq!((first.companies, first.fetched, first.skipped), (1, 4, 0), "10-K, DEF 14A, 8-K, EX-99");
     {
@@ -117,12 +117,12 @@ async fn fetch_then_extract_and_ingest_gives_a_receipted_card() {
 
     // Resumes: everything is on disk, nothing is fetched again but the submissions JSON and the index.
     let opts = options(dir.path(), &fake.base);
-    let again = tokio::task::spawn_blocking(move || run(&opts)).await.unwrap_or_else(|e| panic!("{e}"));
-    let again = again.unwrap_or_else(|e| panic!("{e}"));
+    let again = tokio::task::spawn_blocking(move || run(&opts)).await.expect("valid");
+    let again = again.expect("valid");
     assert_eq!((again.fetched, again.skipped, again.requests), (0, 4, 2));
 
     let seed = dir.path().join("seed");
-    let report = gtms::companies::extract::run(dir.path(), &seed, false).unwrap_or_else(|e| panic!("{e}"));
+    let report = gtms::companies::extract::run(dir.path(), &seed, false).expect("valid");
     assert_eq!(report.with_statements, 1);
     let bytes = std::fs::read(seed.join("companies.jsonl")).unwrap_or_default();
     let companies = read_companies(bytes.as_slice()).unwrap_or_default();
@@ -141,10 +141,10 @@ async fn fetch_then_extract_and_ingest_gives_a_receipted_card() {
 
 #[tokio::test]
 async fn a_user_agent_without_a_contact_is_refused_before_any_request() {
-    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let dir = tempfile::tempdir().expect("valid");
     corpus(dir.path());
     let mut opts = options(dir.path(), "http://127.0.0.1:9");
     opts.user_agent = "gtms".into();
-    let err = tokio::task::spawn_blocking(move || run(&opts)).await.unwrap_or_else(|e| panic!("{e}"));
+    let err = tokio::task::spawn_blocking(move || run(&opts)).await.expect("valid");
     assert!(matches!(err, Err(gtms::companies::fetch::FetchError::UserAgent)), "{err:?}");
 }

@@ -34,7 +34,7 @@ fn company<'a>(all: &'a [SeedCompany], cik: &str) -> &'a SeedCompany {
 
 #[test]
 fn every_tracked_company_gets_one_row_sorted_by_cik_with_identity_and_reference_data() {
-    let out = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let out = tempfile::tempdir().expect("valid");
     let (report, bytes) = extract_into(out.path());
     let all = companies(&bytes);
     let ciks: Vec<&str> = all.iter().map(|c| c.cik.as_str()).collect();
@@ -57,7 +57,7 @@ fn every_tracked_company_gets_one_row_sorted_by_cik_with_identity_and_reference_
 
 #[test]
 fn statements_are_receipted_verbatim_and_come_only_from_exact_or_inferred_documents() {
-    let out = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let out = tempfile::tempdir().expect("valid");
     let (report, bytes) = extract_into(out.path());
     let all = companies(&bytes);
     let exmp = company(&all, "0000000003");
@@ -88,7 +88,7 @@ fn statements_are_receipted_verbatim_and_come_only_from_exact_or_inferred_docume
 
 #[test]
 fn executives_and_subsidiaries_are_cleaned_and_receipted_by_their_lines() {
-    let out = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let out = tempfile::tempdir().expect("valid");
     let (_, bytes) = extract_into(out.path());
     let all = companies(&bytes);
     let exmp = company(&all, "0000000003");

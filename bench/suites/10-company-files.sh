@@ -1,7 +1,7 @@
 # Keyless company files: gtms vs nginx serving `gtms export-static` output (gzip_static), in one run.
 # Sourced by bench/run.sh (uses measure, wait_http, $work, $pids, $GTMS_PORT).
 NGINX_PORT=3203
-target/release/gtms export-static "$work/www" >/dev/null
+target/x86_64-unknown-linux-gnu/release/gtms export-static "$work/www" >/dev/null
 mkdir -p "$work/nginx"
 sed -e "s|@ROOT@|$work/www|; s|@RUNDIR@|$work/nginx|; s|@PORT@|$NGINX_PORT|; s|@WORKERS@|2|" \
   tests/support/nginx.conf.in >"$work/nginx/nginx.conf"
@@ -20,7 +20,7 @@ done
 
 # One-off figures for the notes: ingest time and the size of what is embedded.
 ingest_start=$(date +%s.%N)
-target/release/gtms ingest --seed seed --out "$work/ingest-check" >"$work/ingest.txt"
+target/x86_64-unknown-linux-gnu/release/gtms ingest --seed seed --out "$work/ingest-check" >"$work/ingest.txt"
 ingest_secs=$(echo "$(date +%s.%N) - $ingest_start" | bc)
 {
   echo "### Company data"

@@ -1,6 +1,6 @@
 # /v1/enrich with a valid key across many tickers, beside the static card route, in one run;
 # then p99 of enrich at half its peak rate (wrk throttled with a per-connection delay).
-key=$(target/release/gtms keys create --data "$work/bench.redb" --tenant bench --name bench | head -1)
+key=$(target/x86_64-unknown-linux-gnu/release/gtms keys create --data "$work/bench.redb" --tenant bench --name bench | head -1)
 python3 - "$work/www/company/_slugmap.json" >"$work/tickers.lua" <<'PY'
 import json, sys
 tickers = sorted(json.load(open(sys.argv[1])))

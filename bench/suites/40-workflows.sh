@@ -15,7 +15,7 @@ if command -v temporal >/dev/null; then
     --db-filename "$work/temporal.db" --log-level error >/dev/null 2>"$work/temporal.log" &
   pids+=($!)
   GTMS_LOG=warn GTMS_MODE=temporal GTMS_TEMPORAL_ADDRESS=127.0.0.1:$TEMPORAL_PORT GTMS_API_RATE_LIMIT=1000000000 \
-    target/release/gtms serve --listen 127.0.0.1:$TEMPORAL_GTMS_PORT --data "$work/temporal-gtms.redb" \
+    target/x86_64-unknown-linux-gnu/release/gtms serve --listen 127.0.0.1:$TEMPORAL_GTMS_PORT --data "$work/temporal-gtms.redb" \
     >/dev/null 2>"$work/temporal-gtms.log" &
   pids+=($!)
   wait_http "http://127.0.0.1:$TEMPORAL_GTMS_PORT/api/health"
@@ -23,7 +23,7 @@ if command -v temporal >/dev/null; then
     curl -fsS "http://127.0.0.1:$TEMPORAL_GTMS_PORT/api/health" | grep -q '"temporal":"connected"' && break
     sleep 0.05
   done
-  tcode=$(target/release/gtms invites create --data "$work/temporal-gtms.redb" --role admin --name bench | head -1)
+  tcode=$(target/x86_64-unknown-linux-gnu/release/gtms invites create --data "$work/temporal-gtms.redb" --role admin --name bench | head -1)
   ttoken=$(curl -fsS -H 'Content-Type: application/json' -d "{\"inviteCode\":\"$tcode\"}" "http://127.0.0.1:$TEMPORAL_GTMS_PORT/auth/login" | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
   temporal_rate=$(python3 bench/workflows.py "http://127.0.0.1:$TEMPORAL_GTMS_PORT" "$ttoken" 200 16 0.25)
   printf '%s\t%s\t%s\t%s\t%s\t%s\n' "temporal engine, local dev server: 5-step workflows completed/s (16 clients)" "-" "$temporal_rate" "-" "-" "-" >>"$RESULTS"

@@ -3,7 +3,7 @@
 # here with a tool-call limit high enough not to throttle the run.
 mcp_port=$((GTMS_PORT + 10))
 mcp_data=$work/mcp && mkdir -p "$mcp_data"
-mcp_bin=${GTMS_BIN:-target/release/gtms}
+mcp_bin=${GTMS_BIN:-target/x86_64-unknown-linux-gnu/release/gtms}
 GTMS_MCP_RATE_LIMIT=1000000000 "$mcp_bin" serve --listen 127.0.0.1:$mcp_port --data "$mcp_data/mcp.redb" \
   >/dev/null 2>"$mcp_data/gtms.log" &
 pids+=($!)

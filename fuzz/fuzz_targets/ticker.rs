@@ -1,12 +1,8 @@
-//! `Ticker::parse`: never panics; its output is a fixed point.
+//! The `ticker` target: the property `properties::ticker` states, on libFuzzer's inputs.
 #![no_main]
 
-use gtms::domain::Ticker;
-use libfuzzer_sys::fuzz_target;
+#[allow(dead_code)]
+#[path = "../properties.rs"]
+mod properties;
 
-fuzz_target!(|input: &str| {
-    if let Ok(ticker) = Ticker::parse(input) {
-        let again = Ticker::parse(ticker.as_str());
-        assert_eq!(again.as_ref().map(|t| t.as_str()).ok(), Some(ticker.as_str()), "from {input:?}");
-    }
-});
+libfuzzer_sys::fuzz_target!(|input: &str| properties::ticker(input));

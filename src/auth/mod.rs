@@ -8,7 +8,7 @@ mod principal;
 pub mod secrets;
 pub mod sessions;
 
-pub use principal::{Forbidden, Principal};
+pub use principal::{AdminProof, Forbidden, Principal, SystemProof};
 
 use crate::error::{ErrorKind, ServiceError};
 use crate::store::StoreError;

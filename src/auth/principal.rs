@@ -1,6 +1,34 @@
-//! Who a request speaks for once its credential verified, and the one permission check every
-//! service runs on it: `principal.require(Role::Admin)?` before a write. Faces authenticate;
-//! services decide what a role may do.
+//! Who a request speaks for once its credential verified, and permission as a type: every
+//! write of a service takes an `AdminProof`, which only `Principal::require_admin` makes, so
+//! a face that forgets the check does not compile. The appliance's own writes (workflow steps)
+//! carry a `SystemProof` instead, which the faces never make (a test reads them for it).
+//!
+//! A write without the proof does not compile:
+//!
+//! ```compile_fail,E0308
+//! # async fn face(store: &gtms::store::Store, caller: &gtms::auth::Principal, request: gtms::memory::WriteRequest) {
+//! let _ = gtms::memory::write(store, caller, request).await;
+//! # }
+//! ```
+//!
+//! nor can a face make a proof of its own:
+//!
+//! ```compile_fail,E0451
+//! # fn face(caller: &gtms::auth::Principal) {
+//! let _ = gtms::auth::AdminProof { principal: caller };
+//! # }
+//! ```
+//!
+//! The check is the way in:
+//!
+//! ```
+//! # async fn face(store: &gtms::store::Store, caller: &gtms::auth::Principal, request: gtms::memory::WriteRequest)
+//! #     -> Result<(), Box<dyn std::error::Error>> {
+//! let admin = caller.require_admin()?;
+//! gtms::memory::write(store, admin, request).await?;
+//! # Ok(())
+//! # }
+//! ```
 
 use crate::domain::{Role, TeamId};
 use crate::error::{ErrorKind, ServiceError};
@@ -29,10 +57,44 @@ impl ServiceError for Forbidden {
     }
 }
 
+/// This caller holds the admin role: what every write of a service takes.
+#[derive(Debug, Clone, Copy)]
+pub struct AdminProof<'a> {
+    principal: &'a Principal,
+}
+
+impl<'a> AdminProof<'a> {
+    /// The admin the write is made for (its author).
+    pub fn principal(&self) -> &'a Principal {
+        self.principal
+    }
+}
+
+/// A write the appliance makes itself, recorded under `author` (a workflow step's tag).
+#[derive(Debug, Clone)]
+pub struct SystemProof {
+    author: String,
+}
+
+impl SystemProof {
+    /// For a step of a running workflow; `tag` names the workflow and the step.
+    pub fn workflow_step(tag: String) -> Self {
+        Self { author: tag }
+    }
+
+    pub fn author(&self) -> &str {
+        &self.author
+    }
+}
+
 impl Principal {
-    /// Ok when this caller holds at least `role`.
-    pub fn require(&self, role: Role) -> Result<(), Forbidden> {
-        if self.role.satisfies(role) { Ok(()) } else { Err(Forbidden { needed: role, held: self.role }) }
+    /// The proof a write needs, when this caller is an admin.
+    pub fn require_admin(&self) -> Result<AdminProof<'_>, Forbidden> {
+        if self.role.satisfies(Role::Admin) {
+            Ok(AdminProof { principal: self })
+        } else {
+            Err(Forbidden { needed: Role::Admin, held: self.role })
+        }
     }
 }
 
@@ -45,13 +107,34 @@ mod tests {
     }
 
     #[test]
-    fn a_viewer_is_refused_what_needs_an_admin() {
-        assert!(principal(Role::Admin).require(Role::Admin).is_ok());
-        assert!(principal(Role::Viewer).require(Role::Viewer).is_ok());
-        let refused = principal(Role::Viewer).require(Role::Admin);
+    fn only_an_admin_gets_the_proof_a_write_needs() {
+        let admin = principal(Role::Admin);
+        assert_eq!(admin.require_admin().map(|p| p.principal().sub.clone()).ok(), Some("u".to_owned()));
+        let refused = principal(Role::Viewer).require_admin().map(|_| ());
         assert_eq!(refused, Err(Forbidden { needed: Role::Admin, held: Role::Viewer }));
         let refused = refused.err().map(|e| (e.to_string(), e.kind()));
         let sentence = "this needs the admin role; you are signed in as viewer".to_owned();
         assert_eq!(refused, Some((sentence, ErrorKind::Forbidden)));
+    }
+
+    /// The faces authenticate and check roles; only workflow steps write as the system.
+    #[test]
+    fn no_face_makes_a_system_proof() {
+        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut offenders = Vec::new();
+        for face in ["http", "mcp", "cli", "admin"] {
+            let mut dirs = vec![src.join(face)];
+            while let Some(dir) = dirs.pop() {
+                for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+                    let path = entry.path();
+                    if path.is_dir() {
+                        dirs.push(path);
+                    } else if std::fs::read_to_string(&path).is_ok_and(|text| text.contains("SystemProof")) {
+                        offenders.push(path.display().to_string());
+                    }
+                }
+            }
+        }
+        assert!(offenders.is_empty(), "a face makes a SystemProof: {offenders:?}");
     }
 }

@@ -203,7 +203,8 @@ impl Sessions {
         Ok(summary(&record))
     }
 
-    /// Exchanges an invite code for a signed token.
+    /// Exchanges an invite code for a signed token (the code is never logged).
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn login(&self, code: &str, now: i64) -> Result<(String, Role), AuthError> {
         let digest: Digest = Sha256::digest(code.as_bytes()).into();
         if self.guard.failed_recently(&digest) {

@@ -83,13 +83,13 @@ mod tests {
 
     #[test]
     fn prune_keeps_the_newest_and_leaves_other_files_alone() {
-        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let dir = tempfile::tempdir().unwrap();
         for ms in 0..5 {
             let at = chrono::DateTime::from_timestamp_millis(1_700_000_000_000 + ms * 1000).unwrap_or_default();
-            std::fs::write(dir.path().join(file_name(at)), b"").unwrap_or_else(|e| panic!("{e}"));
+            std::fs::write(dir.path().join(file_name(at)), b"").unwrap();
         }
-        std::fs::write(dir.path().join("precious.redb"), b"").unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(prune(dir.path(), 2).unwrap_or_else(|e| panic!("{e}")), 3);
+        std::fs::write(dir.path().join("precious.redb"), b"").unwrap();
+        assert_eq!(prune(dir.path(), 2).unwrap(), 3);
         let left = list(dir.path()).unwrap_or_default();
         assert_eq!(left.len(), 2);
         assert!(left[1].to_string_lossy().ends_with("20231114T221324000Z.redb"), "{left:?}");

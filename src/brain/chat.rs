@@ -166,6 +166,7 @@ async fn context_memory(
 }
 
 /// One chat turn for `principal`.
+#[tracing::instrument(level = "debug", skip_all, fields(user = %principal.sub))]
 pub async fn chat(
     store: &Store,
     llm: &Llm,
@@ -198,6 +199,7 @@ pub async fn chat(
         Ok(reply) => {
             let records = vec![record("user", message, false), record("assistant", &reply.text, false)];
             let conversation_id = store.append_chat(&principal.sub, records, HISTORY_LIMIT, summarize).await?;
+            tracing::debug!(input = reply.input_tokens, output = reply.output_tokens, "the model answered");
             Ok(ChatReply {
                 response: reply.text,
                 conversation_id,

@@ -96,7 +96,7 @@ mod tests {
     }
 
     async fn run(r: &ModelRequest) -> ModelReply {
-        DemoModel.complete(r).await.unwrap_or_else(|e| panic!("{e}"))
+        DemoModel.complete(r).await.unwrap()
     }
 
     #[tokio::test]

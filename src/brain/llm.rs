@@ -153,9 +153,9 @@ mod tests {
 
     #[test]
     fn costs_come_from_the_price_table_and_turns_alternate() {
-        let mut settings = LlmLayer::default().validate().unwrap_or_else(|e| panic!("{e}"));
+        let mut settings = LlmLayer::default().validate().unwrap();
         settings.prices.insert("m".into(), Price { input: 3.0, output: 15.0 });
-        let llm = Llm::from_settings(&settings).unwrap_or_else(|e| panic!("{e}"));
+        let llm = Llm::from_settings(&settings).unwrap();
         assert_eq!(llm.cost_micros("m", 1000, 100), 4500);
         assert_eq!(llm.cost_micros("other", 1000, 100), 0);
         let t = |s, x: &str| Turn { speaker: s, text: x.into() };

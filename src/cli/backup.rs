@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use clap::Args;
 
-use super::DataArgs;
+use super::{CliError, DataArgs};
 use crate::admin::{self, AdminRequest, client::ClientError};
 use crate::backup;
 
@@ -33,9 +33,9 @@ pub(super) struct RestoreArgs {
     data: PathBuf,
 }
 
-pub(super) fn backup(args: BackupArgs) -> Result<(), String> {
-    let config = super::load_config(args.data.config.as_ref(), args.data.layer()).map_err(|e| e.to_string())?;
-    let out = std::path::absolute(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
+pub(super) fn backup(args: BackupArgs) -> Result<(), CliError> {
+    let config = super::load_config(args.data.config.as_ref(), args.data.layer()).map_err(CliError::runtime)?;
+    let out = std::path::absolute(&args.out).map_err(|e| CliError::Runtime(format!("{}: {e}", args.out.display())))?;
     let socket = admin::socket_path(&config.data);
     super::runtime()?.block_on(async {
         let request = AdminRequest::Backup { out: out.clone() };
@@ -45,31 +45,36 @@ pub(super) fn backup(args: BackupArgs) -> Result<(), String> {
                 let data = config.data.clone();
                 let report = tokio::task::spawn_blocking(move || backup::create_offline(&data, &out))
                     .await
-                    .map_err(|e| e.to_string())?
-                    .map_err(|e| e.to_string())?;
+                    .map_err(CliError::runtime)?
+                    .map_err(CliError::runtime)?;
                 println!("{}", report.describe("backup (server stopped)"));
                 Ok(())
             }
-            Err(e) => Err(e.to_string()),
+            Err(e) => Err(CliError::runtime(e)),
         }
     })
 }
 
-pub(super) fn restore(args: RestoreArgs) -> Result<(), String> {
+pub(super) fn restore(args: RestoreArgs) -> Result<(), CliError> {
     let socket = admin::socket_path(&args.data);
     let runtime = super::runtime()?;
     match runtime.block_on(admin::client::send(&socket, &AdminRequest::Status)) {
         Err(ClientError::NotRunning) => {}
-        Ok(_) => return Err(backup::BackupError::Running(args.data).to_string()),
-        Err(e) => return Err(format!("cannot tell whether a server runs on {}: {e}", args.data.display())),
+        Ok(_) => return Err(CliError::runtime(backup::BackupError::Running(args.data))),
+        Err(e) => {
+            return Err(CliError::Runtime(format!(
+                "cannot tell whether a server runs on {}: {e}",
+                args.data.display()
+            )));
+        }
     }
     let report = runtime
         .block_on(async {
             let (input, data) = (args.input.clone(), args.data.clone());
             tokio::task::spawn_blocking(move || backup::restore(&input, &data)).await
         })
-        .map_err(|e| e.to_string())?
-        .map_err(|e| e.to_string())?;
+        .map_err(CliError::runtime)?
+        .map_err(CliError::runtime)?;
     let kept = match &report.previous {
         Some(p) => format!("; the previous data file is kept as {}", p.display()),
         None => String::new(),

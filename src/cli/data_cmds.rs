@@ -7,19 +7,20 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use super::CliError;
 use crate::companies;
 use crate::companies::assets::{AssetTable, registry_json};
 use crate::companies::directory::Directory;
 
-pub(super) fn edgar_extract(from: &Path, out: &Path) -> Result<(), String> {
-    let report = companies::extract::run(from, out, true).map_err(|e| e.to_string())?;
+pub(super) fn edgar_extract(from: &Path, out: &Path) -> Result<(), CliError> {
+    let report = companies::extract::run(from, out, true).map_err(CliError::runtime)?;
     println!("{report}");
     Ok(())
 }
 
-pub(super) fn ingest(seed: &Path, out: &Path, base_url: &str) -> Result<(), String> {
+pub(super) fn ingest(seed: &Path, out: &Path, base_url: &str) -> Result<(), CliError> {
     let started = std::time::Instant::now();
-    let r = companies::ingest::run(seed, out, base_url).map_err(|e| e.to_string())?;
+    let r = companies::ingest::run(seed, out, base_url).map_err(CliError::runtime)?;
     println!(
         "ingest: {} tracked, {} with a page, {} statements, {} executives, {} subsidiaries, {} domains; {} files in {} ({:.1}s)",
         r.tracked,
@@ -35,16 +36,16 @@ pub(super) fn ingest(seed: &Path, out: &Path, base_url: &str) -> Result<(), Stri
     Ok(())
 }
 
-pub(super) fn export_static(dir: &Path) -> Result<(), String> {
-    let n = companies::export::export_static(dir).map_err(|e| e.to_string())?;
+pub(super) fn export_static(dir: &Path) -> Result<(), CliError> {
+    let n = companies::export::export_static(dir).map_err(CliError::runtime)?;
     println!("export-static: {n} files (each with .gz and .br) in {}", dir.display());
     Ok(())
 }
 
-pub(super) fn demo_generate(out: &Path) -> Result<(), String> {
+pub(super) fn demo_generate(out: &Path) -> Result<(), CliError> {
     let assets = AssetTable::embedded();
-    let dir = Directory::build(&registry_json().unwrap_or_default(), &assets).map_err(|e| e.to_string())?;
-    let n = crate::demo::write_generated(&dir, out).map_err(|e| e.to_string())?;
+    let dir = Directory::build(&registry_json().unwrap_or_default(), &assets).map_err(CliError::runtime)?;
+    let n = crate::demo::write_generated(&dir, out).map_err(CliError::runtime)?;
     println!("demo-generate: {n} deals in {}", out.display());
     Ok(())
 }
@@ -69,7 +70,7 @@ pub struct FetchArgs {
     archives_base: String,
 }
 
-pub(super) fn edgar_fetch(args: FetchArgs) -> Result<(), String> {
+pub(super) fn edgar_fetch(args: FetchArgs) -> Result<(), CliError> {
     let opts = companies::fetch::FetchOptions {
         out: args.out,
         companies: args.companies,
@@ -81,7 +82,7 @@ pub(super) fn edgar_fetch(args: FetchArgs) -> Result<(), String> {
         backoff: Duration::from_secs(1),
         show_progress: true,
     };
-    let report = companies::fetch::run(&opts).map_err(|e| e.to_string())?;
+    let report = companies::fetch::run(&opts).map_err(CliError::runtime)?;
     println!("{report}");
     Ok(())
 }
@@ -94,14 +95,14 @@ pub enum SignalsCommand {
     Classify,
 }
 
-pub(super) fn signals(command: SignalsCommand) -> Result<(), String> {
+pub(super) fn signals(command: SignalsCommand) -> Result<(), CliError> {
     match command {
         SignalsCommand::Classify => {
             let stdout = std::io::stdout();
             let out = std::io::BufWriter::new(stdout.lock());
             companies::extract::signals::classify_lines(std::io::stdin().lock(), out)
                 .map(|_| ())
-                .map_err(|e| e.to_string())
+                .map_err(CliError::runtime)
         }
     }
 }

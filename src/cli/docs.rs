@@ -6,6 +6,8 @@ use std::io::Write;
 use clap::{Args, CommandFactory};
 use clap_complete::Shell;
 
+use super::CliError;
+
 #[derive(Debug, Args)]
 pub(super) struct CompletionsArgs {
     /// bash, zsh, fish, elvish or powershell.
@@ -14,11 +16,11 @@ pub(super) struct CompletionsArgs {
 }
 
 /// Writes the completion script for `args.shell` to standard output.
-pub(super) fn completions(args: CompletionsArgs) -> Result<(), String> {
+pub(super) fn completions(args: CompletionsArgs) -> Result<(), CliError> {
     let mut command = super::Cli::command();
     let mut out = std::io::stdout().lock();
     clap_complete::generate(args.shell, &mut command, "gtms", &mut out);
-    out.flush().map_err(|e| e.to_string())
+    out.flush().map_err(CliError::runtime)
 }
 
 #[derive(Debug, Args)]
@@ -30,19 +32,20 @@ pub(super) struct ManArgs {
 }
 
 /// Prints gtms(1) (with its SUBCOMMANDS section), or writes every page into `--dir`.
-pub(super) fn man(args: ManArgs) -> Result<(), String> {
+pub(super) fn man(args: ManArgs) -> Result<(), CliError> {
     let command = super::Cli::command();
     match args.dir {
         Some(dir) => {
-            std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-            clap_mangen::generate_to(command, &dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            std::fs::create_dir_all(&dir).map_err(|e| CliError::Runtime(format!("{}: {e}", dir.display())))?;
+            clap_mangen::generate_to(command, &dir)
+                .map_err(|e| CliError::Runtime(format!("{}: {e}", dir.display())))?;
             println!("man pages written to {}", dir.display());
             Ok(())
         }
         None => {
             let mut out = std::io::stdout().lock();
-            clap_mangen::Man::new(command).render(&mut out).map_err(|e| e.to_string())?;
-            out.flush().map_err(|e| e.to_string())
+            clap_mangen::Man::new(command).render(&mut out).map_err(CliError::runtime)?;
+            out.flush().map_err(CliError::runtime)
         }
     }
 }

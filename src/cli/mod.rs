@@ -19,6 +19,33 @@ use clap::{Args, Parser, Subcommand};
 use crate::config::{Config, ConfigError, Layer};
 use crate::domain::{Role, TeamId, Tenant};
 
+/// Why a command failed: the one line it prints (after `gtms: `) and its exit code.
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    /// The command line cannot be run as written (exit 2): clap's refusals.
+    #[error("{0}")]
+    Usage(String),
+    /// The command ran and failed (exit 1): a bad configuration, a data file in use, a
+    /// server that refused, an I/O error.
+    #[error("{0}")]
+    Runtime(String),
+}
+
+impl CliError {
+    /// A runtime failure, in the words of its cause.
+    pub fn runtime(cause: impl std::fmt::Display) -> Self {
+        CliError::Runtime(cause.to_string())
+    }
+
+    /// The documented exit code: usage 2, runtime 1.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            CliError::Usage(_) => 2,
+            CliError::Runtime(_) => 1,
+        }
+    }
+}
+
 #[derive(Debug, Parser)]
 #[command(
     name = "gtms",
@@ -215,17 +242,18 @@ pub fn main() -> ExitCode {
         Err(e) => {
             let rendered = e.to_string();
             let line = rendered.lines().find(|l| !l.trim().is_empty()).unwrap_or("invalid arguments");
-            eprintln!("gtms: {}", line.trim_start_matches("error: "));
-            return ExitCode::from(2);
+            return fail(CliError::Usage(line.trim_start_matches("error: ").to_owned()));
         }
     };
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            eprintln!("gtms: {message}");
-            ExitCode::FAILURE
-        }
+        Err(e) => fail(e),
     }
+}
+
+fn fail(error: CliError) -> ExitCode {
+    eprintln!("gtms: {error}");
+    ExitCode::from(error.exit_code())
 }
 
 /// The blocking pool runs every redb transaction, argon2 and file work. tokio allows 512 threads;
@@ -237,15 +265,15 @@ fn max_blocking_threads() -> usize {
     (4 * cores).max(8)
 }
 
-fn runtime() -> Result<tokio::runtime::Runtime, String> {
+fn runtime() -> Result<tokio::runtime::Runtime, CliError> {
     tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .max_blocking_threads(max_blocking_threads())
         .build()
-        .map_err(|e| format!("cannot start the runtime: {e}"))
+        .map_err(|e| CliError::Runtime(format!("cannot start the runtime: {e}")))
 }
 
-fn run(cli: Cli) -> Result<(), String> {
+fn run(cli: Cli) -> Result<(), CliError> {
     match cli.command {
         Command::Serve(args) => serve::serve(args),
         Command::Status(args) => admin_cmds::status(&args),

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use clap::Args;
 use tokio_util::sync::CancellationToken;
 
-use super::{load_config, runtime};
+use super::{CliError, load_config, runtime};
 use crate::config::Layer;
 use crate::workflows::temporal_engine::runner::Role;
 
@@ -22,24 +22,25 @@ pub(super) struct WorkerArgs {
     log_format: Option<String>,
 }
 
-pub(super) fn worker(args: WorkerArgs) -> Result<(), String> {
+pub(super) fn worker(args: WorkerArgs) -> Result<(), CliError> {
     let flags = Layer { mode: Some("temporal".into()), log_format: args.log_format, ..Layer::default() };
-    let config = load_config(args.config.as_ref(), flags).map_err(|e| e.to_string())?;
+    let config = load_config(args.config.as_ref(), flags).map_err(CliError::runtime)?;
     crate::telemetry::init(config.log_format, &config.log_level);
     runtime()?.block_on(async move {
-        let directory = crate::companies::directory::Directory::embedded().map_err(|e| e.to_string())?;
-        let llm = crate::brain::Llm::from_settings(&config.llm).map_err(|e| e.to_string())?;
+        let directory = crate::companies::directory::Directory::embedded().map_err(CliError::runtime)?;
+        let llm = crate::brain::Llm::from_settings(&config.llm).map_err(CliError::runtime)?;
         let compute =
-            crate::workflows::compute_activities(&Arc::new(llm), &Arc::new(directory)).map_err(|e| e.to_string())?;
+            crate::workflows::compute_activities(&Arc::new(llm), &Arc::new(directory)).map_err(CliError::runtime)?;
         let shutdown = CancellationToken::new();
-        let signals = crate::shutdown::Signals::listen().map_err(|e| format!("cannot listen for signals: {e}"))?;
+        let signals = crate::shutdown::Signals::listen()
+            .map_err(|e| CliError::Runtime(format!("cannot listen for signals: {e}")))?;
         let engine = crate::workflows::start_temporal(
             &config.temporal,
             &config.workflows,
             Role::ComputeOnly(compute),
             shutdown.clone(),
         )
-        .map_err(|e| e.to_string())?;
+        .map_err(CliError::runtime)?;
         tracing::info!(
             address = config.temporal.address.as_deref().unwrap_or_default(),
             queue = %config.temporal.compute_task_queue,

@@ -148,7 +148,7 @@ mod tests {
 
     fn claim(kind: SignalKind, filed: &str) -> Claim<Statement> {
         let receipt = Receipt::new("q", "https://www.sec.gov/Archives/edgar/data/1/x.htm", "10-K", filed, "a");
-        Claim::new(Statement { kind, text: "q".into(), event_date: None }, receipt.unwrap_or_else(|e| panic!("{e}")))
+        Claim::new(Statement { kind, text: "q".into(), event_date: None }, receipt.unwrap())
     }
 
     #[test]

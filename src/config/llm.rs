@@ -167,12 +167,12 @@ mod tests {
 
     #[test]
     fn the_demo_provider_is_the_default_and_real_ones_need_a_model() {
-        let demo = LlmLayer::default().validate().unwrap_or_else(|e| panic!("{e}"));
+        let demo = LlmLayer::default().validate().unwrap();
         assert_eq!((demo.provider, demo.model_fast.as_str()), (Provider::Demo, crate::brain::DEMO_MODEL));
         let openai = LlmLayer { provider: Some("openai".into()), ..LlmLayer::default() };
         assert!(openai.clone().validate().is_err());
         let ok = LlmLayer { model_research: Some("llama3.1".into()), ..openai }.validate();
-        let ok = ok.unwrap_or_else(|e| panic!("{e}"));
+        let ok = ok.unwrap();
         assert_eq!((ok.model_content.as_str(), ok.base_url.as_str()), ("llama3.1", "https://api.openai.com/v1"));
         let anthropic =
             LlmLayer { provider: Some("anthropic".into()), model_research: Some("m".into()), ..LlmLayer::default() };
@@ -188,10 +188,10 @@ mod tests {
             "GTMS_LLM_API_KEY" => Some("sk-secret".to_owned()),
             _ => None,
         };
-        let file: LlmLayer = toml::from_str("provider = \"openai\"\nmodel_research = \"big\"\nmodel_fast = \"tiny\"")
-            .unwrap_or_else(|e| panic!("{e}"));
-        let env = LlmLayer::from_env(&env).unwrap_or_else(|e| panic!("{e}")).unwrap_or_default();
-        let s = file.merge(env).validate().unwrap_or_else(|e| panic!("{e}"));
+        let file: LlmLayer =
+            toml::from_str("provider = \"openai\"\nmodel_research = \"big\"\nmodel_fast = \"tiny\"").unwrap();
+        let env = LlmLayer::from_env(&env).unwrap().unwrap_or_default();
+        let s = file.merge(env).validate().unwrap();
         assert_eq!((s.model_research.as_str(), s.model_fast.as_str()), ("big", "small"));
         assert_eq!(s.prices.get("small"), Some(&Price { input: 0.25, output: 1.25 }));
         assert!(!format!("{s:?}").contains("sk-secret"));

@@ -294,7 +294,7 @@ mod tests {
         let from_env = Layer::from_env(env(&[("GTMS_LISTEN", "127.0.0.1:5000")])).unwrap_or_default();
         let flags = Layer { log_format: Some("json".into()), ..Layer::default() };
         let cfg = Layer::default().merge(file).merge(from_env).merge(flags).validate();
-        let cfg = cfg.unwrap_or_else(|e| panic!("{e}"));
+        let cfg = cfg.unwrap();
         assert_eq!(cfg.listen.port(), 5000);
         assert_eq!(cfg.log_level, "debug");
         assert_eq!(cfg.log_format, LogFormat::Json);
@@ -317,8 +317,8 @@ mod tests {
             [schedules]
             cleanup = "0 0 4 * * *"
         "#;
-        let file: Layer = toml::from_str(text).unwrap_or_else(|e| panic!("{e}"));
-        let cfg = Layer::default().merge(file).merge(Layer::default()).validate().unwrap_or_else(|e| panic!("{e}"));
+        let file: Layer = toml::from_str(text).unwrap();
+        let cfg = Layer::default().merge(file).merge(Layer::default()).validate().unwrap();
         assert_eq!(cfg.listen.port(), 4001);
         assert_eq!((cfg.hash_cost.memory_kib, cfg.hash_cost.iterations), (64, 1));
         assert_eq!(cfg.enrich_rate_limit, 7);
@@ -342,14 +342,14 @@ mod tests {
 
     #[test]
     fn backups_are_scheduled_only_with_a_directory() {
-        let none = Layer::default().validate().unwrap_or_else(|e| panic!("{e}"));
+        let none = Layer::default().validate().unwrap();
         assert_eq!(none.backup, None);
         let file: Layer = toml::from_str("backup_dir = \"/var/backups/gtms\"\nbackup_keep = 3").unwrap_or_default();
-        let cfg = Layer::default().merge(file).validate().unwrap_or_else(|e| panic!("{e}"));
+        let cfg = Layer::default().merge(file).validate().unwrap();
         let backup = cfg.backup.unwrap_or_else(|| panic!("scheduled"));
         assert_eq!((backup.keep, backup.schedule.as_str()), (3, DEFAULT_BACKUP_SCHEDULE));
         let from_env = Layer::from_env(env(&[("GTMS_BACKUP_DIR", "/b"), ("GTMS_BACKUP_SCHEDULE", "0 0 * * * *")]));
-        let cfg = from_env.unwrap_or_default().validate().unwrap_or_else(|e| panic!("{e}"));
+        let cfg = from_env.unwrap_or_default().validate().unwrap();
         assert_eq!(cfg.backup.map(|b| b.schedule), Some("0 0 * * * *".to_owned()));
         for bad in [
             Layer { backup_keep: Some(2), ..Layer::default() },

@@ -139,7 +139,7 @@ mod tests {
 
     #[test]
     fn defaults_env_and_bad_values() {
-        let s = TemporalLayer::default().validate().unwrap_or_else(|e| panic!("{e}"));
+        let s = TemporalLayer::default().validate().unwrap();
         assert_eq!((s.namespace.as_str(), s.task_queue.as_str()), ("default", "gtms"));
         assert_eq!(s.compute_task_queue, "gtms-compute");
         let env = |k: &str| match k {
@@ -147,8 +147,8 @@ mod tests {
             "GTMS_TEMPORAL_TASK_QUEUE" => Some("acme".to_owned()),
             _ => None,
         };
-        let layer = TemporalLayer::from_env(&env).unwrap_or_else(|e| panic!("{e}")).unwrap_or_default();
-        let s = layer.validate().unwrap_or_else(|e| panic!("{e}"));
+        let layer = TemporalLayer::from_env(&env).unwrap().unwrap_or_default();
+        let s = layer.validate().unwrap();
         assert!(s.serve_compute);
         assert_eq!(s.address.as_deref(), Some("temporal.internal:7233"));
         assert_eq!(s.compute_task_queue, "acme-compute");

@@ -126,15 +126,15 @@ mod tests {
 
     #[test]
     fn defaults_env_and_bad_values() {
-        let s = WorkflowLayer::default().validate().unwrap_or_else(|e| panic!("{e}"));
+        let s = WorkflowLayer::default().validate().unwrap();
         assert_eq!((s.executors, s.retry_attempts, s.sla.urgent), (8, 4, 900));
         let env = |k: &str| match k {
             "GTMS_SLA_URGENT_SECS" => Some("3".to_owned()),
             "GTMS_NOTIFY_WEBHOOK_URL" => Some("https://hooks.example/T000/secret".to_owned()),
             _ => None,
         };
-        let layer = WorkflowLayer::from_env(&env).unwrap_or_else(|e| panic!("{e}")).unwrap_or_default();
-        let s = WorkflowLayer::default().merge(layer).validate().unwrap_or_else(|e| panic!("{e}"));
+        let layer = WorkflowLayer::from_env(&env).unwrap().unwrap_or_default();
+        let s = WorkflowLayer::default().merge(layer).validate().unwrap();
         assert_eq!(s.sla.urgent, 3);
         assert!(!format!("{s:?}").contains("secret"));
         assert!(WorkflowLayer::from_env(&|_: &str| None).unwrap_or_default().is_none());

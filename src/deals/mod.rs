@@ -8,7 +8,6 @@ use serde::{Deserialize, Serialize};
 
 pub use update::{DealUpdate, update};
 
-use crate::auth::Forbidden;
 use crate::domain::{ChampionStatus, DealType, Stage};
 use crate::error::{ErrorKind, ServiceError};
 use crate::store::{DealRecord, HistoryEntry, Store, StoreError};
@@ -22,8 +21,6 @@ pub enum DealError {
     #[error("{0}")]
     Invalid(String),
     #[error(transparent)]
-    Forbidden(#[from] Forbidden),
-    #[error(transparent)]
     Store(#[from] StoreError),
 }
 
@@ -33,7 +30,6 @@ impl ServiceError for DealError {
             DealError::Invalid(_) => ErrorKind::BadInput,
             DealError::NotFound(_) => ErrorKind::NotFound,
             DealError::Conflict(_) => ErrorKind::Conflict,
-            DealError::Forbidden(e) => e.kind(),
             DealError::Store(e) => e.kind(),
         }
     }

@@ -5,8 +5,8 @@
 use serde::Deserialize;
 
 use super::{DealDetail, DealError};
-use crate::auth::Principal;
-use crate::domain::{CalendarDate, ChampionStatus, Percent, Role, Stage};
+use crate::auth::AdminProof;
+use crate::domain::{CalendarDate, ChampionStatus, Percent, Stage};
 use crate::store::{DealRecord, HistoryEntry, Store};
 
 /// Longest `nextStep` or `champion` text, in characters.
@@ -29,14 +29,14 @@ pub struct DealUpdate {
 
 /// Applies an admin update. Stage moves: open stages forward or to a closed stage; closed
 /// deals are final (409). Every move appends `moved to <stage>` dated `today`.
+#[tracing::instrument(level = "debug", skip_all, fields(user = %admin.principal().sub, deal = %id))]
 pub async fn update(
     store: &Store,
-    caller: &Principal,
+    admin: AdminProof<'_>,
     id: &str,
     update: DealUpdate,
     today: CalendarDate,
 ) -> Result<DealDetail, DealError> {
-    caller.require(Role::Admin)?;
     check_text(&update)?;
     let outcome = store.update_deal(id, move |deal| apply(deal, update, today)).await?;
     match outcome {
@@ -116,7 +116,7 @@ mod tests {
     }
 
     fn today() -> CalendarDate {
-        CalendarDate::parse("2026-11-22").unwrap_or_else(|_| unreachable!())
+        CalendarDate::parse("2026-11-22").unwrap()
     }
 
     #[test]

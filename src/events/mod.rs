@@ -87,7 +87,7 @@ mod tests {
         events.publish(MEMORY_WRITTEN, json!({"lost": true}));
         let mut rx = events.subscribe();
         events.publish(MEMORY_WRITTEN, json!({"key": "k"}));
-        let message = rx.recv().await.unwrap_or_else(|e| panic!("{e}"));
+        let message = rx.recv().await.unwrap();
         let v: Value = serde_json::from_str(&message).unwrap_or_default();
         assert_eq!((v["type"].as_str(), v["data"]["key"].as_str()), (Some(MEMORY_WRITTEN), Some("k")));
         assert!(v["at"].as_str().is_some_and(|a| a.ends_with('Z')));

@@ -9,6 +9,7 @@ use super::error::ApiError;
 use super::filters::json_body;
 use super::query::typed_query;
 use super::session::require;
+use crate::auth::Principal;
 use crate::domain::Role;
 use crate::state::AppState;
 use crate::workflows::service::{DecideRequest, RunRequest, WorkflowFilter};
@@ -23,11 +24,12 @@ fn runs(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = Rejecti
         .and(warp::post())
         .and(require(state.clone(), Role::Viewer))
         .and(json_body::<RunRequest>())
-        .and_then(move |caller, request: RunRequest| {
+        .and_then(move |caller: Principal, request: RunRequest| {
             let state = s.clone();
             async move {
                 let workflows = state.workflows().map_err(ApiError::from)?;
-                let started = workflows.run_coordinator(&caller, request).await.map_err(ApiError::from)?;
+                let admin = caller.require_admin().map_err(ApiError::from)?;
+                let started = workflows.run_coordinator(admin, request).await.map_err(ApiError::from)?;
                 Ok::<_, Rejection>(warp::reply::with_status(warp::reply::json(&started), StatusCode::ACCEPTED))
             }
         });
@@ -100,11 +102,12 @@ fn approvals(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = Re
         .and(warp::post())
         .and(require(state, Role::Viewer))
         .and(json_body::<DecideRequest>())
-        .and_then(move |id: String, caller, request: DecideRequest| {
+        .and_then(move |id: String, caller: Principal, request: DecideRequest| {
             let state = s.clone();
             async move {
                 let workflows = state.workflows().map_err(ApiError::from)?;
-                let reply = workflows.decide(&caller, &id, request).await.map_err(ApiError::from)?;
+                let admin = caller.require_admin().map_err(ApiError::from)?;
+                let reply = workflows.decide(admin, &id, request).await.map_err(ApiError::from)?;
                 Ok::<_, Rejection>(warp::reply::json(&reply))
             }
         });

@@ -7,6 +7,7 @@ use super::error::ApiError;
 use super::filters::json_body;
 use super::query::typed_query;
 use super::session::require;
+use crate::auth::Principal;
 use crate::deals::{self, DealFilter, DealSummary, DealUpdate};
 use crate::domain::{CalendarDate, Role};
 use crate::state::AppState;
@@ -58,11 +59,12 @@ pub fn routes(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = R
         .and(warp::patch())
         .and(require(state, Role::Viewer))
         .and(json_body::<DealUpdate>())
-        .and_then(move |id: String, caller, update: DealUpdate| {
+        .and_then(move |id: String, caller: Principal, update: DealUpdate| {
             let state = s.clone();
             async move {
                 let today = CalendarDate::from_naive(chrono::Utc::now().date_naive());
-                let deal = deals::update(state.store(), &caller, &id, update, today).await.map_err(ApiError::from)?;
+                let admin = caller.require_admin().map_err(ApiError::from)?;
+                let deal = deals::update(state.store(), admin, &id, update, today).await.map_err(ApiError::from)?;
                 Ok::<_, Rejection>(warp::reply::json(&deal))
             }
         });

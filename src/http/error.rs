@@ -17,8 +17,9 @@ pub const NO_SUCH_ROUTE: &str = "no such route";
 /// The body of every non-2xx answer.
 #[derive(Debug, serde::Serialize, schemars::JsonSchema)]
 pub struct ErrorEnvelope {
-    /// A machine code: `bad_request`, `unauthorized`, `forbidden`, `not_found`, `conflict`,
-    /// `payload_too_large`, `unsupported_media_type`, `rate_limited`, `unavailable`, `internal`,
+    /// A machine code: `bad_request`, `unauthorized`, `forbidden`, `not_found`,
+    /// `method_not_allowed`, `not_acceptable`, `conflict`, `length_required`, `payload_too_large`,
+    /// `unsupported_media_type`, `rate_limited`, `unavailable`, `internal`,
     /// or a more specific one a service names (`no_signal`).
     pub error: String,
     /// A sentence for people.
@@ -52,6 +53,8 @@ pub enum ApiError {
     NotAcceptable(String),
     #[error("the request body is larger than {0} bytes")]
     PayloadTooLarge(usize),
+    #[error("this request needs a Content-Length header")]
+    LengthRequired,
     #[error("{0}")]
     UnsupportedMediaType(String),
     #[error("too many requests; retry in {retry_after} seconds")]
@@ -97,6 +100,7 @@ impl ApiError {
             ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::NotAcceptable(_) => StatusCode::NOT_ACCEPTABLE,
             ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::LengthRequired => StatusCode::LENGTH_REQUIRED,
             ApiError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
@@ -155,6 +159,7 @@ fn error_code(status: StatusCode) -> &'static str {
         405 => "method_not_allowed",
         406 => "not_acceptable",
         409 => "conflict",
+        411 => "length_required",
         413 => "payload_too_large",
         415 => "unsupported_media_type",
         422 => "unprocessable",
@@ -164,18 +169,14 @@ fn error_code(status: StatusCode) -> &'static str {
     }
 }
 
-/// Builds the error envelope for any status (private: every caller goes through `ApiError`).
-fn envelope(status: StatusCode, message: &str) -> Response {
-    let body = ErrorEnvelope::json(error_code(status), message.to_owned(), status);
-    let mut res = Response::new(body.into());
-    *res.status_mut() = status;
-    res.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
-    res
-}
-
-/// The single rejection handler (`.recover(recover)` once, on the composed routes).
+/// The single rejection handler (`.recover(recover)` once, on the composed routes). Each of
+/// warp's rejection kinds has one status here; a kind warp keeps private (a failed WebSocket
+/// upgrade, an unreadable body) is logged with its kind and answered 400, never a silent 500.
 pub async fn recover(rejection: Rejection) -> Result<Response, Infallible> {
-    use warp::reject::{InvalidHeader, InvalidQuery, MethodNotAllowed, MissingCookie, MissingHeader};
+    use warp::reject::{
+        InvalidHeader, InvalidQuery, LengthRequired, MethodNotAllowed, MissingCookie, MissingHeader, PayloadTooLarge,
+        UnsupportedMediaType,
+    };
 
     if let Some(e) = rejection.find::<ApiError>() {
         return Ok(e.to_response());
@@ -186,18 +187,21 @@ pub async fn recover(rejection: Rejection) -> Result<Response, Infallible> {
         ApiError::MethodNotAllowed("this route does not accept that HTTP method".into())
     } else if let Some(e) = rejection.find::<InvalidQuery>() {
         ApiError::BadRequest(format!("invalid query string: {e}"))
-    } else if rejection.find::<MissingCookie>().is_some()
-        || rejection.find::<InvalidHeader>().is_some()
-        || rejection.find::<MissingHeader>().is_some()
-    {
-        ApiError::Unauthorized("missing or invalid credentials".into())
-    } else if rejection.find::<warp::reject::PayloadTooLarge>().is_some() {
+    } else if let Some(e) = rejection.find::<MissingCookie>() {
+        ApiError::Unauthorized(format!("missing or invalid credentials: {e}"))
+    } else if let Some(e) = rejection.find::<MissingHeader>() {
+        ApiError::BadRequest(e.to_string())
+    } else if let Some(e) = rejection.find::<InvalidHeader>() {
+        ApiError::BadRequest(e.to_string())
+    } else if rejection.find::<LengthRequired>().is_some() {
+        ApiError::LengthRequired
+    } else if rejection.find::<PayloadTooLarge>().is_some() {
         ApiError::PayloadTooLarge(super::filters::BODY_LIMIT)
-    } else if rejection.find::<warp::reject::UnsupportedMediaType>().is_some() {
+    } else if rejection.find::<UnsupportedMediaType>().is_some() {
         ApiError::UnsupportedMediaType("unsupported content type".into())
     } else {
-        tracing::error!(?rejection, "unhandled rejection");
-        return Ok(envelope(StatusCode::INTERNAL_SERVER_ERROR, "internal error"));
+        tracing::warn!(?rejection, "a rejection without its own mapping; answered 400");
+        ApiError::BadRequest("the request could not be handled as sent".into())
     };
     Ok(error.to_response())
 }

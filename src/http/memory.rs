@@ -76,7 +76,8 @@ pub fn routes(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = R
         .and(viewer.clone())
         .and(with_state.clone())
         .and_then(|worker: String, principal: Principal, state: AppState| async move {
-            answer(memory::compress(state.store(), state.llm(), &principal, &worker).await)
+            let admin = principal.require_admin().map_err(|e| warp::reject::custom(ApiError::from(e)))?;
+            answer(memory::compress(state.store(), state.llm(), admin, &worker).await)
         });
     let history = warp::path!("api" / "memory" / String / String / "history")
         .and(warp::get())
@@ -98,7 +99,11 @@ pub fn routes(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = R
         .and(json_body::<WriteRequest>())
         .and(with_state.clone())
         .and_then(|principal: Principal, request: WriteRequest, state: AppState| async move {
-            Ok::<_, Rejection>(match memory::write(state.store(), &principal, request).await {
+            let admin = match principal.require_admin() {
+                Ok(admin) => admin,
+                Err(e) => return Ok::<_, Rejection>(ApiError::from(e).to_response()),
+            };
+            Ok::<_, Rejection>(match memory::write(state.store(), admin, request).await {
                 Ok((entry, created)) => {
                     let status = if created { StatusCode::CREATED } else { StatusCode::OK };
                     warp::reply::with_status(warp::reply::json(&entry), status).into_response()

@@ -23,26 +23,44 @@ mod status_page;
 mod workers;
 mod ws;
 
-use warp::{Filter, Reply};
+use warp::filters::BoxedFilter;
+use warp::{Filter, Rejection, Reply};
 
 use crate::state::AppState;
 
+/// One route family behind a box: the composed filter's type stays flat, so the compiler
+/// does not build (and the test build does not build twice) one giant nested type out of
+/// every route. Dispatch through a box costs a pointer call per family; the hottest paths
+/// (the keyless files, `/mcp`) never enter warp.
+type Family = BoxedFilter<(Box<dyn Reply>,)>;
+
+fn family<F, R>(filter: F) -> Family
+where
+    F: Filter<Extract = (R,), Error = Rejection> + Clone + Send + Sync + 'static,
+    R: Reply + 'static,
+{
+    filter.map(|reply: R| Box::new(reply) as Box<dyn Reply>).boxed()
+}
+
 /// Every warp route of the appliance, with the error envelope applied.
 pub fn routes(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = std::convert::Infallible> + Clone {
-    health::routes(state.clone())
-        .or(enrich::routes(state.clone()))
-        .or(login::routes(state.clone()))
-        .or(client_config::routes(state.clone()))
-        .or(deals::routes(state.clone()))
-        .or(metrics::routes(state.clone()))
-        .or(memory::routes(state.clone()))
-        .or(brain::routes(state.clone()))
-        .or(workers::routes(state.clone()))
-        .or(coordinator::routes(state.clone()))
-        .or(ws::routes(state.clone()))
-        .or(status_page::routes(state.clone()))
-        .or(home::routes(state.clone()))
-        .or(api_doc::routes())
-        .or(prometheus::routes(state))
+    let rest = [
+        family(enrich::routes(state.clone())),
+        family(login::routes(state.clone())),
+        family(client_config::routes(state.clone())),
+        family(deals::routes(state.clone())),
+        family(metrics::routes(state.clone())),
+        family(memory::routes(state.clone())),
+        family(brain::routes(state.clone())),
+        family(workers::routes(state.clone())),
+        family(coordinator::routes(state.clone())),
+        family(ws::routes(state.clone())),
+        family(status_page::routes(state.clone())),
+        family(home::routes(state.clone())),
+        family(api_doc::routes()),
+        family(prometheus::routes(state.clone())),
+    ];
+    rest.into_iter()
+        .fold(family(health::routes(state)), |all, next| all.or(next).unify().boxed())
         .recover(error::recover)
 }

@@ -7,7 +7,7 @@ use std::net::{IpAddr, SocketAddr};
 
 use warp::http::{HeaderMap, HeaderValue};
 
-use super::session;
+use crate::auth::Principal;
 use crate::limits::{Decision, FixedWindow};
 use crate::state::AppState;
 
@@ -28,20 +28,26 @@ pub fn client_ip(peer: SocketAddr, headers: &HeaderMap, trusted: &[IpAddr]) -> I
 }
 
 /// Which limiter and key a request counts against, if any.
-fn scope<'a>(state: &'a AppState, path: &str, headers: &HeaderMap, ip: IpAddr) -> Option<(&'a FixedWindow, String)> {
+fn scope<'a>(
+    state: &'a AppState,
+    path: &str,
+    caller: Option<&Principal>,
+    ip: IpAddr,
+) -> Option<(&'a FixedWindow, String)> {
     if path.starts_with("/auth/") {
         return Some((state.auth_limiter(), format!("ip:{ip}")));
     }
     if path.starts_with("/api/") && path != "/api/health" {
-        let user = session::principal_of(state, headers).ok().map(|p| format!("user:{}", p.sub));
+        let user = caller.map(|p| format!("user:{}", p.sub));
         return Some((state.api_limiter(), user.unwrap_or_else(|| format!("ip:{ip}"))));
     }
     None
 }
 
-/// Counts the request of client `ip`; `None` when no limit applies. Time is the state's clock.
-pub fn check(state: &AppState, path: &str, headers: &HeaderMap, ip: IpAddr) -> Option<(Decision, u64)> {
-    let (limiter, key) = scope(state, path, headers, ip)?;
+/// Counts the request of client `ip` (signed in as `caller`, as the accept loop verified it);
+/// `None` when no limit applies. Time is the state's clock.
+pub fn check(state: &AppState, path: &str, caller: Option<&Principal>, ip: IpAddr) -> Option<(Decision, u64)> {
+    let (limiter, key) = scope(state, path, caller, ip)?;
     let now = state.clock().now();
     Some((limiter.check(&key, now), now))
 }
@@ -60,7 +66,7 @@ mod tests {
     fn forwarded_for_is_believed_only_from_trusted_proxies() {
         let mut h = HeaderMap::new();
         h.insert("x-forwarded-for", HeaderValue::from_static("203.0.113.9, 10.0.0.2"));
-        let proxy: SocketAddr = "10.0.0.1:555".parse().unwrap_or_else(|_| unreachable!());
+        let proxy: SocketAddr = "10.0.0.1:555".parse().unwrap();
         let trusted: Vec<IpAddr> = vec![
             "10.0.0.1".parse().unwrap_or(IpAddr::from([0, 0, 0, 0])),
             "10.0.0.2".parse().unwrap_or(IpAddr::from([0, 0, 0, 0])),

@@ -1,7 +1,9 @@
 //! Who is calling: the workspace token from `Authorization: Bearer` (which wins when sent) or
 //! the `gtms_session` cookie, verified into a `Principal`. Routes declare what they need with
 //! `require(state, Role::Viewer | Role::Admin)` after their path filters; the role check lives
-//! here and nowhere else.
+//! here and nowhere else. The accept loop verifies a request's token once and hands the result
+//! on as the `Authenticated` extension; `require` reads it (and verifies the headers itself
+//! only where no accept loop ran: filter tests).
 
 use warp::http::HeaderMap;
 use warp::{Filter, Rejection};
@@ -48,31 +50,59 @@ pub fn cookie(headers: &HeaderMap, name: &str) -> Option<String> {
         .filter(|v| !v.is_empty())
 }
 
+/// The caller of one request as the accept loop verified it: `Some` for a valid workspace
+/// token, `None` for a missing or invalid one (both answer 401 where a route needs one).
+#[derive(Debug, Clone)]
+pub struct Authenticated(pub Option<Principal>);
+
+/// Whether the accept loop verifies the caller of `path` up front (the routes that take a
+/// workspace token, and `/api/*`'s per-user rate limit).
+pub fn verified_up_front(path: &str) -> bool {
+    path.starts_with("/api/") || path == "/ws"
+}
+
+fn unauthorized() -> ApiError {
+    ApiError::Unauthorized("sign in: a valid workspace token is required".into())
+}
+
 /// The verified caller of a request, from its headers.
 pub fn principal_of(state: &AppState, headers: &HeaderMap) -> Result<Principal, ApiError> {
-    let unauthorized = || ApiError::Unauthorized("sign in: a valid workspace token is required".into());
     let token = presented_token(headers).map_err(|_| unauthorized())?.ok_or_else(unauthorized)?;
     state.sessions().authenticate(&token).map_err(|_| unauthorized())
+}
+
+/// The caller: the accept loop's verdict when there is one, else the headers, verified here.
+pub fn caller(
+    state: &AppState,
+    authenticated: Option<Authenticated>,
+    headers: &HeaderMap,
+) -> Result<Principal, ApiError> {
+    match authenticated {
+        Some(Authenticated(principal)) => principal.ok_or_else(unauthorized),
+        None => principal_of(state, headers),
+    }
 }
 
 /// Passes requests whose caller holds at least `role`: 401 without a valid token, 403 with
 /// a token of a lesser role.
 pub fn require(state: AppState, role: Role) -> impl Filter<Extract = (Principal,), Error = Rejection> + Clone {
-    warp::header::headers_cloned().and_then(move |headers: HeaderMap| {
-        let state = state.clone();
-        async move {
-            let principal = principal_of(&state, &headers).map_err(warp::reject::custom)?;
-            if principal.role.satisfies(role) {
-                Ok(principal)
-            } else {
-                Err(warp::reject::custom(ApiError::Forbidden(format!(
-                    "this needs the {} role; you are signed in as {}",
-                    role.as_str(),
-                    principal.role.as_str()
-                ))))
+    warp::ext::optional::<Authenticated>().and(warp::header::headers_cloned()).and_then(
+        move |authenticated: Option<Authenticated>, headers: HeaderMap| {
+            let state = state.clone();
+            async move {
+                let principal = caller(&state, authenticated, &headers).map_err(warp::reject::custom)?;
+                if principal.role.satisfies(role) {
+                    Ok(principal)
+                } else {
+                    Err(warp::reject::custom(ApiError::Forbidden(format!(
+                        "this needs the {} role; you are signed in as {}",
+                        role.as_str(),
+                        principal.role.as_str()
+                    ))))
+                }
             }
-        }
-    })
+        },
+    )
 }
 
 #[cfg(test)]

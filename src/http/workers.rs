@@ -1,4 +1,4 @@
-//! `/api/workers`: the worker list (a JSON array of Worker), one worker with its memory
+//! `/api/workers`: the worker list (`{"workers": [...]}`), one worker with its memory
 //! object, and `POST /api/workers/:id/start` (202; the workflow service refuses viewers).
 
 use warp::http::StatusCode;
@@ -7,9 +7,11 @@ use warp::{Filter, Rejection, Reply};
 use super::error::ApiError;
 use super::filters::json_body;
 use super::session::require;
+use crate::auth::Principal;
 use crate::domain::Role;
 use crate::state::AppState;
 use crate::workflows::StartRequest;
+use crate::workflows::views::WorkerList;
 
 pub fn routes(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clone {
     let s = state.clone();
@@ -18,7 +20,7 @@ pub fn routes(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = R
             let state = s.clone();
             async move {
                 let workers = state.workflows().map_err(ApiError::from)?.workers().await.map_err(ApiError::from)?;
-                Ok::<_, Rejection>(warp::reply::json(&workers))
+                Ok::<_, Rejection>(warp::reply::json(&WorkerList { workers }))
             }
         });
     let s = state.clone();
@@ -37,11 +39,12 @@ pub fn routes(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = R
         .and(warp::post())
         .and(require(state, Role::Viewer))
         .and(json_body::<StartRequest>())
-        .and_then(move |id: String, caller, request: StartRequest| {
+        .and_then(move |id: String, caller: Principal, request: StartRequest| {
             let state = s.clone();
             async move {
                 let workflows = state.workflows().map_err(ApiError::from)?;
-                let started = workflows.start(&caller, &id, request).await.map_err(ApiError::from)?;
+                let admin = caller.require_admin().map_err(ApiError::from)?;
+                let started = workflows.start(admin, &id, request).await.map_err(ApiError::from)?;
                 Ok::<_, Rejection>(warp::reply::with_status(warp::reply::json(&started), StatusCode::ACCEPTED))
             }
         });

@@ -185,7 +185,7 @@ mod tests {
 
     fn gate() -> Gate {
         let settings = McpSettings { allowed_hosts: vec![], allowed_origins: vec![], rate_limit: 1 };
-        Gate::new(&settings, "127.0.0.1:4000".parse().unwrap_or_else(|_| unreachable!()))
+        Gate::new(&settings, "127.0.0.1:4000".parse().unwrap())
     }
 
     fn headers(name: &'static str, value: &'static str) -> HeaderMap {
@@ -216,7 +216,7 @@ mod tests {
             allowed_origins: vec!["https://app.example.com:*".into()],
             rate_limit: 1,
         };
-        let g = Gate::new(&any_port, "127.0.0.1:4000".parse().unwrap_or_else(|_| unreachable!()));
+        let g = Gate::new(&any_port, "127.0.0.1:4000".parse().unwrap());
         assert!(g.origin_allowed(&headers("origin", "https://app.example.com:8443")));
         assert!(!g.origin_allowed(&headers("origin", "http://app.example.com:8443")));
     }

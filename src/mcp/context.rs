@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use super::error::ToolError;
 use super::registry::{Registry, ToolDef, Toolset};
+use crate::auth::AdminProof;
 use crate::auth::sessions::Principal;
 use crate::domain::Tenant;
 use crate::state::AppState;
@@ -142,6 +143,11 @@ impl ToolContext {
     pub fn principal(&self) -> Result<&Principal, ToolError> {
         self.caller.principal()
     }
+
+    /// The proof a write tool hands its service: a workspace token of an admin.
+    pub fn admin(&self) -> Result<AdminProof<'_>, ToolError> {
+        Ok(self.principal()?.require_admin()?)
+    }
 }
 
 #[cfg(test)]
@@ -159,9 +165,9 @@ mod tests {
 
     #[test]
     fn toolsets_parse_with_presets_and_refuse_unknown_names() {
-        let s = Selection::parse("company, Deals", &admin()).unwrap_or_else(|e| panic!("{e}"));
+        let s = Selection::parse("company, Deals", &admin()).unwrap();
         assert_eq!(s.toolsets().collect::<Vec<_>>(), vec![Toolset::Company, Toolset::Deals]);
-        let ro = Selection::parse("readonly", &admin()).unwrap_or_else(|e| panic!("{e}"));
+        let ro = Selection::parse("readonly", &admin()).unwrap();
         assert!(ro.read_only() && ro.toolsets().count() == 7);
         assert_eq!(Selection::parse("company,nope", &admin()), Err(SelectionError::Unknown(vec!["nope".into()])));
         assert!(matches!(Selection::parse("deals", &key()), Err(SelectionError::Denied(_))));

@@ -11,10 +11,10 @@ use serde_json::json;
 use super::entry::iso_ms;
 use super::query::known_worker;
 use super::{MAX_VALUE_BYTES, MemoryError};
-use crate::auth::Principal;
+use crate::auth::AdminProof;
 use crate::brain::model::{Speaker, Turn, estimate_tokens};
 use crate::brain::{Llm, TaskType};
-use crate::domain::{MemoryScope, Role};
+use crate::domain::MemoryScope;
 use crate::events::MEMORY_COMPRESSED;
 use crate::store::{FoldPlan, MemoryOutcome, MemoryRecord, Store};
 
@@ -67,10 +67,9 @@ pub struct CompressionReport {
 pub async fn compress(
     store: &Store,
     llm: &Llm,
-    principal: &Principal,
+    _admin: AdminProof<'_>,
     worker_id: &str,
 ) -> Result<CompressionReport, MemoryError> {
-    principal.require(Role::Admin)?;
     compress_worker(store, llm, worker_id).await
 }
 

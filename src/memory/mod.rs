@@ -18,8 +18,8 @@ pub use query::{
 
 use serde_json::json;
 
-use crate::auth::{Forbidden, Principal};
-use crate::domain::{MemoryAddressError, MemoryKey, MemoryScope, Role};
+use crate::auth::{AdminProof, Principal, SystemProof};
+use crate::domain::{MemoryAddressError, MemoryKey, MemoryScope};
 use crate::error::{ErrorKind, ServiceError};
 use crate::events::MEMORY_WRITTEN;
 use crate::store::{MemoryOutcome, MemoryWrite, Store, StoreError};
@@ -43,8 +43,6 @@ pub enum MemoryError {
     Stale { scope: String, key: String, expected: u64, current: u64 },
     #[error("memory changed while compressing {0}; nothing was folded, try again")]
     Changed(String),
-    #[error(transparent)]
-    Forbidden(#[from] Forbidden),
     #[error("compression needs the language model: {0}")]
     Model(#[from] crate::brain::ModelError),
     #[error(transparent)]
@@ -58,7 +56,6 @@ impl ServiceError for MemoryError {
             MemoryError::TooLarge(_) => ErrorKind::TooLarge,
             MemoryError::NotFound(_) => ErrorKind::NotFound,
             MemoryError::Stale { .. } | MemoryError::Changed(_) => ErrorKind::Conflict,
-            MemoryError::Forbidden(e) => e.kind(),
             MemoryError::Model(e) => e.kind(),
             MemoryError::Store(e) => e.kind(),
         }
@@ -66,7 +63,7 @@ impl ServiceError for MemoryError {
 }
 
 /// The author recorded for a user's writes.
-pub fn user_author(principal: &Principal) -> String {
+fn user_author(principal: &Principal) -> String {
     format!("user:{}", principal.sub)
 }
 
@@ -81,17 +78,25 @@ fn check_tags(tags: &[String]) -> Result<(), MemoryError> {
 }
 
 /// `POST /api/memory` by a user: admins only. Returns the entry and whether it is new.
+#[tracing::instrument(level = "debug", skip_all, fields(user = %admin.principal().sub, scope = %request.scope, key = %request.key))]
 pub async fn write(
     store: &Store,
-    principal: &Principal,
+    admin: AdminProof<'_>,
     request: WriteRequest,
 ) -> Result<(MemoryEntry, bool), MemoryError> {
-    principal.require(Role::Admin)?;
-    write_as(store, &user_author(principal), request).await
+    write_entry(store, &user_author(admin.principal()), request).await
 }
 
-/// A write by the appliance itself (a workflow, a job), recorded under `author`.
-pub async fn write_as(store: &Store, author: &str, request: WriteRequest) -> Result<(MemoryEntry, bool), MemoryError> {
+/// A write by the appliance itself (a workflow step), recorded under its author.
+pub async fn write_for_system(
+    store: &Store,
+    system: &SystemProof,
+    request: WriteRequest,
+) -> Result<(MemoryEntry, bool), MemoryError> {
+    write_entry(store, system.author(), request).await
+}
+
+async fn write_entry(store: &Store, author: &str, request: WriteRequest) -> Result<(MemoryEntry, bool), MemoryError> {
     let scope = MemoryScope::parse(&request.scope)?;
     let key = MemoryKey::parse(&request.key)?;
     if request.value.len() > MAX_VALUE_BYTES {

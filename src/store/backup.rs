@@ -252,60 +252,60 @@ mod tests {
 
     #[test]
     fn every_table_a_fresh_store_creates_copies_and_verifies() {
-        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let dir = tempfile::tempdir().unwrap();
         let data = dir.path().join("gtms.redb");
-        drop(Store::open(&data).unwrap_or_else(|e| panic!("{e}")));
+        drop(Store::open(&data).unwrap());
         let out = dir.path().join("copy.redb");
-        let copied = copy_file(&data, &out).unwrap_or_else(|e| panic!("{e}"));
+        let copied = copy_file(&data, &out).unwrap();
         assert!(copied.0.iter().any(|(name, _)| name == "deals"), "{copied:?}");
-        assert_eq!(verify(&out).unwrap_or_else(|e| panic!("{e}")), copied);
-        assert_eq!(inspect(&out).unwrap_or_else(|e| panic!("{e}")), copied);
+        assert_eq!(verify(&out).unwrap(), copied);
+        assert_eq!(inspect(&out).unwrap(), copied);
     }
 
     #[test]
     fn tables_of_other_types_copy_record_for_record() {
-        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let dir = tempfile::tempdir().unwrap();
         let data = dir.path().join("src.redb");
-        let db = Database::create(&data).unwrap_or_else(|e| panic!("{e}"));
-        let txn = db.begin_write().unwrap_or_else(|e| panic!("{e}"));
+        let db = Database::create(&data).unwrap();
+        let txn = db.begin_write().unwrap();
         {
-            let mut numbers = txn.open_table(NUMBERS).unwrap_or_else(|e| panic!("{e}"));
-            let mut names = txn.open_table(NAMES).unwrap_or_else(|e| panic!("{e}"));
+            let mut numbers = txn.open_table(NUMBERS).unwrap();
+            let mut names = txn.open_table(NAMES).unwrap();
             for i in 0..1000u64 {
-                numbers.insert(i, i * 3).unwrap_or_else(|e| panic!("{e}"));
-                names.insert(format!("k{i}").as_str(), "v").unwrap_or_else(|e| panic!("{e}"));
+                numbers.insert(i, i * 3).unwrap();
+                names.insert(format!("k{i}").as_str(), "v").unwrap();
             }
         }
-        txn.commit().unwrap_or_else(|e| panic!("{e}"));
+        txn.commit().unwrap();
         let out = dir.path().join("out.redb");
-        let counts = copy_snapshot(&db.begin_read().unwrap_or_else(|e| panic!("{e}")), &out);
-        let counts = counts.unwrap_or_else(|e| panic!("{e}"));
+        let counts = copy_snapshot(&db.begin_read().unwrap(), &out);
+        let counts = counts.unwrap();
         assert_eq!(counts.0, vec![("test_names".to_owned(), 1000), ("test_numbers".to_owned(), 1000)]);
-        let copy = Database::open(&out).unwrap_or_else(|e| panic!("{e}"));
-        let read = copy.begin_read().unwrap_or_else(|e| panic!("{e}"));
-        let numbers = read.open_table(NUMBERS).unwrap_or_else(|e| panic!("{e}"));
+        let copy = Database::open(&out).unwrap();
+        let read = copy.begin_read().unwrap();
+        let numbers = read.open_table(NUMBERS).unwrap();
         assert_eq!(numbers.get(999).ok().flatten().map(|v| v.value()), Some(2997));
     }
 
     #[test]
     fn a_held_file_is_refused_and_an_existing_target_is_never_overwritten() {
-        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let dir = tempfile::tempdir().unwrap();
         let data = dir.path().join("gtms.redb");
-        let store = Store::open(&data).unwrap_or_else(|e| panic!("{e}"));
+        let store = Store::open(&data).unwrap();
         let out = dir.path().join("copy.redb");
         assert!(matches!(copy_file(&data, &out), Err(CopyError::InUse(_))));
         assert!(matches!(inspect(&data), Err(CopyError::InUse(_))));
         drop(store);
-        std::fs::write(&out, b"keep me").unwrap_or_else(|e| panic!("{e}"));
+        std::fs::write(&out, b"keep me").unwrap();
         assert!(copy_file(&data, &out).is_err());
         assert_eq!(std::fs::read(&out).unwrap_or_default(), b"keep me");
     }
 
     #[test]
     fn garbage_is_not_a_database() {
-        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("junk.redb");
-        std::fs::write(&path, vec![7u8; 8192]).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::write(&path, vec![7u8; 8192]).unwrap();
         assert!(inspect(&path).is_err());
         assert!(verify(&path).is_err());
     }

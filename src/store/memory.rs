@@ -365,8 +365,8 @@ mod tests {
 
     #[tokio::test]
     async fn versions_grow_stale_writes_refuse_and_archived_versions_stay_in_history() {
-        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-        let store = Store::open(&dir.path().join("m.redb")).unwrap_or_else(|e| panic!("{e}"));
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("m.redb")).unwrap();
         assert_eq!(written(&store, write("a", "one", Some(0))).await.version, 1);
         assert_eq!(written(&store, write("a", "two", Some(1))).await.version, 2);
         assert!(matches!(store.write_memory(write("a", "x", Some(1))).await, Ok(MemoryOutcome::Stale { current: 2 })));

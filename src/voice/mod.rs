@@ -117,7 +117,7 @@ mod tests {
 
     #[test]
     fn seeded_calls_are_analysed_deterministically() {
-        let voice = DemoVoice::seeded().unwrap_or_else(|e| panic!("{e}"));
+        let voice = DemoVoice::seeded().unwrap();
         let good = voice.analyze("lead-construction-partners", None).unwrap_or_else(|| panic!("seeded"));
         assert_eq!(good.sentiment, "positive");
         assert!(good.next_step.as_deref().is_some_and(|s| s.contains("pilot")));

@@ -17,8 +17,8 @@ use super::views::{
     ApprovalList, COORDINATOR_PREFIX, DecisionReply, PendingApproval, RUN_PREFIX, RunDetail, RunList, RunStarted,
     RunSummary, StartReply, WorkerDetail, WorkerView, WorkflowDetail, WorkflowList, WorkflowSummary, current_step,
 };
-use crate::auth::{Forbidden, Principal};
-use crate::domain::{Decision, Priority, Role, WorkflowStatus, WorkflowType, rfc3339_ms};
+use crate::auth::AdminProof;
+use crate::domain::{Decision, Priority, WorkflowStatus, WorkflowType, rfc3339_ms};
 use crate::error::{ErrorKind, ServiceError};
 use crate::notify::Notifications;
 use crate::store::{Store, StoreError, WorkerRecord, WorkflowRecord};
@@ -35,8 +35,6 @@ pub enum WorkflowError {
     #[error("{0}")]
     NotFound(String),
     #[error(transparent)]
-    Forbidden(#[from] Forbidden),
-    #[error(transparent)]
     Engine(#[from] EngineError),
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -49,7 +47,6 @@ impl ServiceError for WorkflowError {
         match self {
             WorkflowError::BadInput(_) => ErrorKind::BadInput,
             WorkflowError::NotFound(_) => ErrorKind::NotFound,
-            WorkflowError::Forbidden(e) => e.kind(),
             WorkflowError::Engine(e) => e.kind(),
             WorkflowError::Store(e) => e.kind(),
             WorkflowError::Memory(e) => e.kind(),
@@ -130,13 +127,13 @@ impl Workflows {
     }
 
     /// Starts a workflow of a startable type on `worker_id` (admin).
+    #[tracing::instrument(level = "debug", skip_all, fields(user = %admin.principal().sub, worker = %worker_id))]
     pub async fn start(
         &self,
-        principal: &Principal,
+        admin: AdminProof<'_>,
         worker_id: &str,
         request: StartRequest,
     ) -> Result<StartReply, WorkflowError> {
-        principal.require(Role::Admin)?;
         let worker = self.worker_record(worker_id).await?;
         let kind = WorkflowType::parse(&request.workflow_type)
             .ok_or_else(|| WorkflowError::BadInput(format!("unknown workflowType {:?}", request.workflow_type)))?;
@@ -150,6 +147,7 @@ impl Workflows {
         let params = self.check_params(kind, request.params).await?;
         let new = NewWorkflow { id: new_id(kind), kind, worker: worker.id.clone(), params, parent: None };
         let started = self.engine.start(new).await?;
+        tracing::debug!(workflow = %started.id, %kind, "workflow started");
         Ok(StartReply { workflow_id: started.id, status: "started".into(), worker: worker.id })
     }
 
@@ -189,10 +187,9 @@ impl Workflows {
     /// Starts a coordinator run toward `goal` (admin).
     pub async fn run_coordinator(
         &self,
-        principal: &Principal,
+        _admin: AdminProof<'_>,
         request: RunRequest,
     ) -> Result<RunStarted, WorkflowError> {
-        principal.require(Role::Admin)?;
         let goal = request.goal.trim();
         if goal.is_empty() || goal.chars().count() > MAX_GOAL_CHARS {
             return Err(WorkflowError::BadInput(format!(
@@ -263,20 +260,20 @@ impl Workflows {
     }
 
     /// Decides a workflow's pending approval (admin): 404 unknown, 409 nothing pending.
+    #[tracing::instrument(level = "debug", skip_all, fields(user = %admin.principal().sub, workflow = %id))]
     pub async fn decide(
         &self,
-        principal: &Principal,
+        admin: AdminProof<'_>,
         id: &str,
         request: DecideRequest,
     ) -> Result<DecisionReply, WorkflowError> {
-        principal.require(Role::Admin)?;
         if request.comment.as_ref().is_some_and(|c| c.chars().count() > MAX_PARAM_CHARS) {
             return Err(WorkflowError::BadInput(format!("comment must be at most {MAX_PARAM_CHARS} characters")));
         }
         let signal = ApprovalSignal {
             decision: request.decision,
             comment: request.comment,
-            by: format!("user:{}", principal.sub),
+            by: format!("user:{}", admin.principal().sub),
         };
         let record = self.engine.signal(id, signal).await?;
         Ok(DecisionReply { workflow_id: record.id, decision: request.decision, status: record.status })

@@ -223,6 +223,12 @@ pub struct WorkerView {
     pub active_workflows: Vec<String>,
 }
 
+/// `GET /api/workers` and `workers_list`: the spec's "returns workers (array of Worker)".
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct WorkerList {
+    pub workers: Vec<WorkerView>,
+}
+
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct WorkerDetail {

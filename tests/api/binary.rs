@@ -3,7 +3,7 @@
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use crate::helpers::{Binary, gtms};
+use crate::helpers::{Binary, admin_token, gtms};
 
 fn run(args: &[&str]) -> (i32, String, String) {
     let out = gtms().args(args).stdin(Stdio::null()).output().expect("run gtms");
@@ -221,15 +221,48 @@ async fn sigterm_lets_an_in_flight_request_finish() {
 #[tokio::test]
 async fn json_logs_are_one_object_per_line_with_the_request_id() {
     let dir = tempfile::tempdir().expect("dir");
-    let server = Binary::serve(&dir.path().join("gtms.redb"), &["--log-format", "json"]);
+    let data = dir.path().join("gtms.redb");
+    let server = Binary::serve_with_env(&data, &["--log-format", "json"], &[("GTMS_LOG", "info,gtms=debug")]);
     let res = reqwest::get(format!("{}/api/health", server.base)).await.expect("health");
-    let request_id = res.headers()["x-request-id"].to_str().expect("id").to_owned();
+    let health_id = res.headers()["x-request-id"].to_str().expect("id").to_owned();
+    let token = admin_token(&server.base, &data).await;
+    let res = reqwest::Client::new()
+        .post(format!("{}/api/brain/chat", server.base))
+        .bearer_auth(&token)
+        .json(&serde_json::json!({ "message": "What is the pipeline status?" }))
+        .send()
+        .await
+        .expect("chat");
+    assert_eq!(res.status(), 200);
+    let chat_id = res.headers()["x-request-id"].to_str().expect("id").to_owned();
     let (code, log) = server.terminate();
     assert_eq!(code, Some(0));
     let lines: Vec<serde_json::Value> =
         log.lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}"))).collect();
-    let request = lines.iter().find(|l| l["request_id"] == request_id.as_str()).expect("the request's log line");
-    assert_eq!(request["path"], "/api/health");
-    assert_eq!(request["status"], 200);
-    assert!(request["level"].is_string() && request["timestamp"].is_string());
+    let of = |id: &str| -> Vec<&serde_json::Value> {
+        lines
+            .iter()
+            .filter(|l| l["spans"].as_array().is_some_and(|s| s.iter().any(|s| s["request_id"] == id)))
+            .collect()
+    };
+    let health = of(&health_id);
+    let last = health.last().expect("the request's log lines");
+    assert_eq!((last["message"].as_str(), last["status"].as_u64()), (Some("request"), Some(200)), "{last}");
+    assert_eq!((last["span"]["route"].as_str(), last["span"]["method"].as_str()), (Some("/api/health"), Some("GET")));
+    assert!(last["level"].is_string() && last["timestamp"].is_string());
+    // Every line the chat request logged, in the HTTP face and in the services it called,
+    // carries its id; the request span names the caller.
+    let chat = of(&chat_id);
+    let messages: Vec<&str> = chat.iter().filter_map(|l| l["message"].as_str()).collect();
+    for needed in ["request received", "the model answered", "request"] {
+        assert!(messages.contains(&needed), "{needed:?} is not among the chat request's lines: {messages:?}");
+    }
+    let answered = chat.iter().find(|l| l["message"] == "the model answered").expect("service line");
+    let names: Vec<&str> =
+        answered["spans"].as_array().expect("spans").iter().filter_map(|s| s["name"].as_str()).collect();
+    assert_eq!(names, ["request", "chat"], "the service's span sits inside the request's");
+    let request_span = &answered["spans"][0];
+    assert!(request_span["principal"].as_str().is_some_and(|p| !p.is_empty()), "{request_span}");
+    let unattributed = lines.iter().filter(|l| l["message"] == "the model answered" && l["spans"].is_null()).count();
+    assert_eq!(unattributed, 0, "a service line outside any request span");
 }

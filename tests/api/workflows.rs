@@ -130,8 +130,13 @@ async fn onboarding_waits_for_approval_and_decisions_are_checked() {
         (Some("plan-approval"), Some("client-onboarding"), Some("onboarding-manager"))
     );
     let workers = ok(call(&app, &viewer, Method::GET, "/api/workers", None).await, 200).await;
-    let olive =
-        workers.as_array().expect("array").iter().find(|w| w["id"] == "onboarding-manager").cloned().expect("worker");
+    let olive = workers["workers"]
+        .as_array()
+        .expect("array")
+        .iter()
+        .find(|w| w["id"] == "onboarding-manager")
+        .cloned()
+        .expect("worker");
     assert_eq!((olive["status"].as_str(), olive["activeWorkflows"][0].as_str()), (Some("waiting"), Some(id.as_str())));
 
     assert_envelope(decide(&app, &viewer, &id, "approve").await, 403, "forbidden").await;

@@ -1,5 +1,5 @@
 //! `/ws` with a real WebSocket client (tokio-tungstenite): refused without a token (401
-//! envelope), accepted with `?token=`, a bearer header or the cookie; a viewer receives
+//! envelope), 400 for valid credentials without an upgrade, accepted with `?token=`, a bearer header or the cookie; a viewer receives
 //! `memory.written`, `deal.updated` and `metrics.rollup` as `{type, at, data}`.
 
 use std::time::Duration;
@@ -57,6 +57,30 @@ async fn an_upgrade_without_a_token_is_refused_with_401() {
         other => panic!("expected a 401, got {:?}", other.map(|_| ())),
     }
     assert_envelope(app.get("/ws").await, 401, "unauthorized").await;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_request_with_valid_credentials_but_no_upgrade_is_400_never_401_or_500() {
+    let app = app().await;
+    let token = app.token(Role::Viewer).await;
+    let bearer = app.authed(Method::GET, "/ws", &token);
+    assert_envelope(bearer.send().await.expect("send"), 400, "bad_request").await;
+    let both = app.authed(Method::GET, "/ws", &token).header("cookie", format!("gtms_session={token}"));
+    assert_envelope(both.send().await.expect("send"), 400, "bad_request").await;
+    let query = app.client.get(format!("{}/ws?token={token}", app.base)).send().await.expect("send");
+    let body = assert_envelope(query, 400, "bad_request").await;
+    assert_eq!(body["message"], "this route needs a WebSocket upgrade");
+    // Half an upgrade (no key, a wrong version) is not an upgrade either.
+    let half = app
+        .authed(Method::GET, "/ws", &token)
+        .header("connection", "upgrade")
+        .header("upgrade", "websocket")
+        .header("sec-websocket-version", "8");
+    assert_envelope(half.send().await.expect("send"), 400, "bad_request").await;
+    // Credentials come first: a forged token without an upgrade is still a 401.
+    let forged = app.authed(Method::GET, "/ws", "forged.token.value");
+    assert_envelope(forged.send().await.expect("send"), 401, "unauthorized").await;
     app.stop().await;
 }
 

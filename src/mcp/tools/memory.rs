@@ -100,7 +100,7 @@ impl McpTool for MemoryWrite {
         json!({ "scope": "org", "key": "icp", "value": "Mid-market US banks", "tags": ["sales"] })
     }
     async fn run(ctx: &ToolContext, request: WriteRequest) -> Result<Written, ToolError> {
-        let (entry, created) = memory::write(ctx.state.store(), principal(ctx)?, request).await?;
+        let (entry, created) = memory::write(ctx.state.store(), ctx.admin()?, request).await?;
         Ok(Written { entry, created })
     }
 }
@@ -168,6 +168,6 @@ impl McpTool for MemoryCompress {
         json!({ "worker_id": "revenue-analyst" })
     }
     async fn run(ctx: &ToolContext, a: WorkerArgs) -> Result<CompressionReport, ToolError> {
-        Ok(memory::compress(ctx.state.store(), ctx.state.llm(), principal(ctx)?, &a.worker_id).await?)
+        Ok(memory::compress(ctx.state.store(), ctx.state.llm(), ctx.admin()?, &a.worker_id).await?)
     }
 }

@@ -157,9 +157,9 @@ mod tests {
 
     #[test]
     fn pages_are_bounded_and_say_when_truncated() {
-        let (rows, info) = page((0..45).collect::<Vec<_>>(), None, Some(20)).unwrap_or_else(|e| panic!("{e}"));
+        let (rows, info) = page((0..45).collect::<Vec<_>>(), None, Some(20)).unwrap();
         assert_eq!((rows.len(), info.truncated, info.next_offset), (20, true, Some(40)));
-        let (rows, info) = page((0..45).collect::<Vec<_>>(), Some(100), Some(40)).unwrap_or_else(|e| panic!("{e}"));
+        let (rows, info) = page((0..45).collect::<Vec<_>>(), Some(100), Some(40)).unwrap();
         assert_eq!((rows.len(), info.truncated, info.next_offset), (5, false, None));
         assert!(page(vec![1], Some(101), None).is_err());
         assert!(page(vec![1], Some(0), None).is_err());

@@ -17,17 +17,12 @@ use crate::mcp::registry::{Access, McpTool, Toolset};
 use crate::workflows::catalog::{self, WorkflowTypes};
 use crate::workflows::service::{DecideRequest, WorkflowFilter};
 use crate::workflows::views::{
-    ApprovalList, DecisionReply, StartReply, WorkerDetail, WorkerView, WorkflowDetail, WorkflowSummary,
+    ApprovalList, DecisionReply, StartReply, WorkerDetail, WorkerList, WorkflowDetail, WorkflowSummary,
 };
 use crate::workflows::{StartRequest, Workflows};
 
 fn service(ctx: &ToolContext) -> Result<&Workflows, ToolError> {
     Ok(ctx.state.workflows()?)
-}
-
-#[derive(Debug, Serialize, JsonSchema)]
-pub struct WorkerList {
-    pub workers: Vec<WorkerView>,
 }
 
 pub struct WorkersList;
@@ -102,7 +97,7 @@ impl McpTool for WorkerStartWorkflow {
     }
     async fn run(ctx: &ToolContext, a: StartArgs) -> Result<StartReply, ToolError> {
         let request = StartRequest { workflow_type: a.workflow_type, params: a.params };
-        Ok(service(ctx)?.start(ctx.principal()?, &a.worker_id, request).await?)
+        Ok(service(ctx)?.start(ctx.admin()?, &a.worker_id, request).await?)
     }
 }
 
@@ -244,6 +239,6 @@ impl McpTool for ApprovalDecide {
     }
     async fn run(ctx: &ToolContext, a: DecideArgs) -> Result<DecisionReply, ToolError> {
         let request = DecideRequest { decision: a.decision, comment: a.comment };
-        Ok(service(ctx)?.decide(ctx.principal()?, &a.workflow_id, request).await?)
+        Ok(service(ctx)?.decide(ctx.admin()?, &a.workflow_id, request).await?)
     }
 }

@@ -27,6 +27,7 @@ struct Notice {
 /// Writes `entries` to memory (skipping any this step already wrote) and queues `notify`.
 pub async fn record(a: &Activities, call: StepCall<'_>, input: &Value) -> Result<Value, ActivityError> {
     let author = call.tag();
+    let system = crate::auth::SystemProof::workflow_step(author.clone());
     let entries: Vec<Entry> = serde_json::from_value(input.get("entries").cloned().unwrap_or(json!([])))
         .map_err(|e| ActivityError::Input(format!("memory entries: {e}")))?;
     let mut written = Vec::new();
@@ -44,7 +45,7 @@ pub async fn record(a: &Activities, call: StepCall<'_>, input: &Value) -> Result
                     tags: e.tags,
                     if_version: None,
                 };
-                crate::memory::write_as(&a.store, &author, request).await?.0.version
+                crate::memory::write_for_system(&a.store, &system, request).await?.0.version
             }
         };
         written.push(format!("{}/{}@{version}", e.scope, e.key));
