@@ -73,8 +73,7 @@ pub static ROUTES: &[Route] = &[
         .tag(OPS)
         .auth(Auth::Session)
         .success(&[101])
-        .errors(&[400])
-        .no_fuzz("a WebSocket upgrade, not a request/response exchange"),
+        .errors(&[400]),
     // Keyless company files.
     Route::new(Get, "/company/data/index.json", "companyIndex", "Every company with a page, by sector and letter")
         .tag(COMPANY)
