@@ -82,12 +82,13 @@ where
         let started = Instant::now();
         let request_id = uuid::Uuid::new_v4().to_string();
         let (method, path) = (req.method().clone(), req.uri().path().to_owned());
+        let route = api_doc::label(method.as_str(), &path);
         let span = tracing::info_span!(
             target: "gtms::http",
             "request",
             request_id = %request_id,
             method = %method,
-            route = api_doc::label(method.as_str(), &path),
+            route,
             principal = tracing::field::Empty,
             status = tracing::field::Empty,
             micros = tracing::field::Empty,
@@ -112,7 +113,7 @@ where
             if let Ok(v) = request_id.parse() {
                 res.headers_mut().insert("x-request-id", v);
             }
-            observe(&mut res, &method, &path, started);
+            observe(&mut res, &method, &path, route, started);
             let (status, micros) = (res.status().as_u16(), started.elapsed().as_micros() as u64);
             let span = tracing::Span::current();
             span.record("status", status);
@@ -166,14 +167,13 @@ where
 
 /// The one place every answer passes: a 405 gets the `Allow` of its route, and the request is
 /// counted by route pattern, method and status, with its latency.
-fn observe(res: &mut HttpResponse, method: &Method, path: &str, started: Instant) {
+fn observe(res: &mut HttpResponse, method: &Method, path: &str, route: &'static str, started: Instant) {
     if res.status() == hyper::StatusCode::METHOD_NOT_ALLOWED
         && !res.headers().contains_key(hyper::header::ALLOW)
         && let Some(allow) = api_doc::allow(path).and_then(|a| a.parse().ok())
     {
         res.headers_mut().insert(hyper::header::ALLOW, allow);
     }
-    let route = api_doc::label(method.as_str(), path);
     crate::prometheus::http_request(route, method.as_str(), res.status().as_u16(), started.elapsed());
 }
 

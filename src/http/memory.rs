@@ -99,10 +99,7 @@ pub fn routes(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = R
         .and(json_body::<WriteRequest>())
         .and(with_state.clone())
         .and_then(|principal: Principal, request: WriteRequest, state: AppState| async move {
-            let admin = match principal.require_admin() {
-                Ok(admin) => admin,
-                Err(e) => return Ok::<_, Rejection>(ApiError::from(e).to_response()),
-            };
+            let admin = principal.require_admin().map_err(|e| warp::reject::custom(ApiError::from(e)))?;
             Ok::<_, Rejection>(match memory::write(state.store(), admin, request).await {
                 Ok((entry, created)) => {
                     let status = if created { StatusCode::CREATED } else { StatusCode::OK };
