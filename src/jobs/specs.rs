@@ -6,11 +6,12 @@ use std::sync::Arc;
 use super::JobSpec;
 use crate::auth::keys::ApiKeys;
 use crate::config::BackupSettings;
-use crate::domain::{WorkflowStatus, WorkflowType};
+use crate::domain::WorkflowStatus;
 use crate::limits::{Clock, NamedLimiter};
 use crate::state::AppState;
 use crate::store::Store;
 use crate::workflows::Workflows;
+use crate::workflows::params::{CompressionParams, WorkflowParams};
 use crate::{backup, metrics, store};
 
 pub const METRICS_ROLLUP: &str = "metrics-rollup";
@@ -94,8 +95,8 @@ pub fn memory_compression(schedule: &str, workflows: Workflows) -> JobSpec {
     JobSpec::new(MEMORY_COMPRESSION, schedule, move || {
         let workflows = workflows.clone();
         async move {
-            let kind = WorkflowType::MemoryCompression;
-            let id = workflows.start_internal(kind, COMPRESSION_WORKER, serde_json::json!({})).await?;
+            let params = WorkflowParams::MemoryCompression(CompressionParams {});
+            let id = workflows.start_internal(COMPRESSION_WORKER, params).await?;
             let ended = workflows.wait_until_ended(&id).await?;
             match ended.status {
                 WorkflowStatus::Completed => {

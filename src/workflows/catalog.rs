@@ -73,7 +73,7 @@ pub fn catalog(workers: &[WorkerRecord]) -> WorkflowTypes {
     let types = WorkflowType::ALL
         .into_iter()
         .map(|kind| {
-            let (required, optional) = definitions::params(kind);
+            let (required, optional) = super::params::fields(kind);
             WorkflowTypeView {
                 kind,
                 description: description(kind).to_owned(),

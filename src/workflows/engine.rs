@@ -4,8 +4,8 @@
 //! a Temporal engine are interchangeable behind it; handlers and MCP tools never know which runs.
 
 use futures_util::future::BoxFuture;
-use serde_json::Value;
 
+use super::params::WorkflowParams;
 use crate::domain::{Decision, WorkflowType};
 use crate::error::{ErrorKind, ServiceError};
 use crate::store::{StoreError, WorkflowRecord};
@@ -14,10 +14,15 @@ use crate::store::{StoreError, WorkflowRecord};
 #[derive(Debug, Clone)]
 pub struct NewWorkflow {
     pub id: String,
-    pub kind: WorkflowType,
     pub worker: String,
-    pub params: Value,
+    pub params: WorkflowParams,
     pub parent: Option<String>,
+}
+
+impl NewWorkflow {
+    pub fn kind(&self) -> WorkflowType {
+        self.params.kind()
+    }
 }
 
 /// A human's decision at a workflow's approval gate.

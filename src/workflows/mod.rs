@@ -11,6 +11,7 @@ pub mod catalog;
 pub mod definitions;
 pub mod demo_engine;
 pub mod engine;
+pub mod params;
 pub mod script;
 pub mod service;
 pub mod temporal_engine;
@@ -22,8 +23,9 @@ use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 
 pub use engine::{ApprovalSignal, Engine, EngineError, NewWorkflow};
+pub use params::{ParamError, WorkflowParams};
 pub use script::SlaTimers;
-pub use service::{StartRequest, WorkflowError, Workflows};
+pub use service::{StartBody, StartRequest, WorkflowError, Workflows};
 
 use crate::config::Mode;
 use crate::domain::WorkflowStatus;

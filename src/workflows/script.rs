@@ -7,7 +7,10 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::domain::{Priority, StepStatus, WorkflowType};
+use super::params::{ParamError, WorkflowParams};
+#[cfg(test)]
+use crate::domain::WorkflowType;
+use crate::domain::{Priority, StepStatus};
 use crate::store::WorkflowRecord;
 
 /// The I/O a step performs; engines look each up by name (`activities::run`).
@@ -66,10 +69,10 @@ pub struct Activity {
 /// A child workflow a coordinator starts.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ChildSpec {
-    #[serde(rename = "type")]
-    pub kind: WorkflowType,
     pub worker: String,
-    pub params: Value,
+    /// `type` and `params`.
+    #[serde(flatten)]
+    pub params: WorkflowParams,
 }
 
 /// The next thing a workflow does.
@@ -133,25 +136,42 @@ impl Default for SlaTimers {
 pub struct History {
     pub id: String,
     pub worker: String,
-    pub params: Value,
+    pub params: WorkflowParams,
     steps: Vec<(String, Value)>,
 }
 
+/// A record that cannot be read back as a history (its parameters or a step's output do not
+/// read): the workflow fails with it rather than run on a default.
+#[derive(Debug, thiserror::Error)]
+pub enum HistoryError {
+    #[error("workflow {id}: {source}")]
+    Params { id: String, source: ParamError },
+    #[error("workflow {id}, step {step}: the recorded output is not JSON: {source}")]
+    Output { id: String, step: String, source: serde_json::Error },
+}
+
 impl History {
-    pub fn of(record: &WorkflowRecord) -> Self {
+    pub fn of(record: &WorkflowRecord) -> Result<Self, HistoryError> {
+        let id = &record.id;
         let steps = record
             .steps
             .iter()
             .filter(|s| s.status == StepStatus::Completed)
-            .map(|s| (s.name.clone(), serde_json::from_str(&s.output).unwrap_or(Value::Null)))
-            .collect();
-        let params = serde_json::from_str(&record.params).unwrap_or(Value::Null);
-        Self { id: record.id.clone(), worker: record.worker.clone(), params, steps }
+            .map(|s| match serde_json::from_str(&s.output) {
+                Ok(output) => Ok((s.name.clone(), output)),
+                Err(source) => Err(HistoryError::Output { id: id.clone(), step: s.name.clone(), source }),
+            })
+            .collect::<Result<_, _>>()?;
+        let params = WorkflowParams::from_text(record.kind, &record.params)
+            .map_err(|source| HistoryError::Params { id: id.clone(), source })?;
+        Ok(Self { id: id.clone(), worker: record.worker.clone(), params, steps })
     }
 
-    /// For unit tests of definitions: a history from step outputs.
+    /// For unit tests of definitions: a history of `kind` from its parameters and step outputs.
     #[cfg(test)]
-    pub fn from_parts(id: &str, worker: &str, params: Value, steps: Vec<(&str, Value)>) -> Self {
+    pub fn from_parts(id: &str, worker: &str, kind: WorkflowType, params: Value, steps: Vec<(&str, Value)>) -> Self {
+        let Value::Object(map) = params else { panic!("parameters are an object") };
+        let params = WorkflowParams::parse(kind, map).expect("valid parameters");
         let steps = steps.into_iter().map(|(n, v)| (n.to_owned(), v)).collect();
         Self { id: id.to_owned(), worker: worker.to_owned(), params, steps }
     }
@@ -164,10 +184,6 @@ impl History {
     /// How many times `step` completed.
     pub fn count(&self, step: &str) -> usize {
         self.steps.iter().filter(|(n, _)| n == step).count()
-    }
-
-    pub fn param(&self, name: &str) -> &str {
-        self.params.get(name).and_then(Value::as_str).unwrap_or_default()
     }
 
     /// The decision recorded by the latest run of gate `step` (`approve`, `reject`, `timeout`).

@@ -11,22 +11,20 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use super::definitions;
 use super::engine::{ApprovalSignal, Engine, EngineError, NewWorkflow};
+use super::params::{CoordinatorParams, MAX_PARAM_CHARS, WorkflowParams};
 use super::views::{
     ApprovalList, COORDINATOR_PREFIX, DecisionReply, PendingApproval, RUN_PREFIX, RunDetail, RunList, RunStarted,
     RunSummary, StartReply, WorkerDetail, WorkerView, WorkflowDetail, WorkflowList, WorkflowSummary, current_step,
 };
 use crate::auth::AdminProof;
-use crate::domain::{Decision, Priority, WorkflowStatus, WorkflowType, rfc3339_ms};
+use crate::domain::{Decision, WorkflowStatus, WorkflowType, rfc3339_ms};
 use crate::error::{ErrorKind, ServiceError};
 use crate::notify::Notifications;
 use crate::store::{Store, StoreError, WorkerRecord, WorkflowRecord};
 
-/// Longest parameter value (and approval comment) and coordinator goal, in characters.
-const MAX_PARAM_CHARS: usize = 1_000;
+/// Longest coordinator goal, in characters.
 const MAX_GOAL_CHARS: usize = 2_000;
-const TIERS: [&str; 3] = ["standard", "premium", "enterprise"];
 
 #[derive(Debug, thiserror::Error)]
 pub enum WorkflowError {
@@ -54,10 +52,11 @@ impl ServiceError for WorkflowError {
     }
 }
 
-/// `POST /api/workers/:id/start`.
+/// `POST /api/workers/:id/start` as sent (its schema is the API document's); read into a
+/// `StartRequest`.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct StartRequest {
+pub struct StartBody {
     /// One of the four startable types.
     #[schemars(extend("enum" = ["client-onboarding", "lead-qualification", "content-generation", "ticket-resolution"]))]
     pub workflow_type: String,
@@ -65,6 +64,35 @@ pub struct StartRequest {
     #[serde(default)]
     #[schemars(extend("additionalProperties" = {"type": "string", "minLength": 1, "maxLength": 1000, "pattern": "\\S"}))]
     pub params: Map<String, Value>,
+}
+
+/// A start, typed: a startable type and its parameters (`params::WorkflowParams`), read once
+/// where the request arrives (the HTTP body, the MCP tool's arguments).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(try_from = "StartBody")]
+pub struct StartRequest {
+    pub params: WorkflowParams,
+}
+
+impl StartRequest {
+    /// Reads a start: a known type that can be started through the API, with its parameters
+    /// (the first bad one named: `params.contact: missing`).
+    pub fn parse(workflow_type: &str, params: Map<String, Value>) -> Result<Self, WorkflowError> {
+        let kind = WorkflowType::parse(workflow_type)
+            .ok_or_else(|| WorkflowError::BadInput(format!("unknown workflowType {workflow_type:?}")))?;
+        if kind.is_internal() {
+            return Err(WorkflowError::BadInput(format!("{kind} is internal and cannot be started through the API")));
+        }
+        let params = WorkflowParams::parse(kind, params).map_err(|e| WorkflowError::BadInput(e.to_string()))?;
+        Ok(Self { params })
+    }
+}
+
+impl TryFrom<StartBody> for StartRequest {
+    type Error = WorkflowError;
+    fn try_from(body: StartBody) -> Result<Self, WorkflowError> {
+        Self::parse(&body.workflow_type, body.params)
+    }
 }
 
 /// `POST /api/coordinator/approvals/:workflowId`.
@@ -135,53 +163,23 @@ impl Workflows {
         request: StartRequest,
     ) -> Result<StartReply, WorkflowError> {
         let worker = self.worker_record(worker_id).await?;
-        let kind = WorkflowType::parse(&request.workflow_type)
-            .ok_or_else(|| WorkflowError::BadInput(format!("unknown workflowType {:?}", request.workflow_type)))?;
-        if kind.is_internal() {
-            return Err(WorkflowError::BadInput(format!("{kind} is internal and cannot be started through the API")));
-        }
+        let kind = request.params.kind();
         if !worker.workflow_types.iter().any(|t| t == kind.as_str()) {
             let runs = worker.workflow_types.join(", ");
             return Err(WorkflowError::BadInput(format!("worker {} does not run {kind} (it runs: {runs})", worker.id)));
         }
-        let params = self.check_params(kind, request.params).await?;
-        let new = NewWorkflow { id: new_id(kind), kind, worker: worker.id.clone(), params, parent: None };
+        if let WorkflowParams::ContentGeneration(p) = &request.params
+            && self.store.account(&p.account_id).await?.is_none()
+        {
+            return Err(WorkflowError::BadInput(format!(
+                "params.accountId: no account {} in the workspace",
+                p.account_id
+            )));
+        }
+        let new = NewWorkflow { id: new_id(kind), worker: worker.id.clone(), params: request.params, parent: None };
         let started = self.engine.start(new).await?;
         tracing::debug!(workflow = %started.id, %kind, "workflow started");
         Ok(StartReply { workflow_id: started.id, status: "started".into(), worker: worker.id })
-    }
-
-    /// Checks the parameters of `kind`: required ones present, no unknown ones, strings only,
-    /// enumerated values valid, a content account known.
-    async fn check_params(&self, kind: WorkflowType, params: Map<String, Value>) -> Result<Value, WorkflowError> {
-        let (required, optional) = definitions::params(kind);
-        let missing: Vec<&str> = required.iter().copied().filter(|p| !params.contains_key(*p)).collect();
-        if !missing.is_empty() {
-            return Err(WorkflowError::BadInput(format!("missing required params for {kind}: {}", missing.join(", "))));
-        }
-        let unknown: Vec<&str> =
-            params.keys().map(String::as_str).filter(|k| !required.contains(k) && !optional.contains(k)).collect();
-        if !unknown.is_empty() {
-            return Err(WorkflowError::BadInput(format!("unknown params for {kind}: {}", unknown.join(", "))));
-        }
-        for (name, value) in &params {
-            let text =
-                value.as_str().ok_or_else(|| WorkflowError::BadInput(format!("param {name} must be a string")))?;
-            if text.trim().is_empty() || text.chars().count() > MAX_PARAM_CHARS {
-                return Err(WorkflowError::BadInput(format!("param {name} must be 1 to {MAX_PARAM_CHARS} characters")));
-            }
-        }
-        let text = |name: &str| params.get(name).and_then(Value::as_str).unwrap_or_default();
-        if kind == WorkflowType::TicketResolution && Priority::parse(text("priority")).is_none() {
-            return Err(WorkflowError::BadInput("priority must be low, normal, high or urgent".into()));
-        }
-        if params.contains_key("tier") && !TIERS.contains(&text("tier")) {
-            return Err(WorkflowError::BadInput(format!("tier must be one of {}", TIERS.join(", "))));
-        }
-        if kind == WorkflowType::ContentGeneration && self.store.account(text("accountId")).await?.is_none() {
-            return Err(WorkflowError::BadInput(format!("no account {} in the workspace", text("accountId"))));
-        }
-        Ok(Value::Object(params))
     }
 
     /// Starts a coordinator run toward `goal` (admin).
@@ -196,19 +194,14 @@ impl Workflows {
                 "goal must be 1 to {MAX_GOAL_CHARS} characters, not only spaces"
             )));
         }
-        let params = serde_json::json!({ "goal": goal });
-        let id = self.start_internal(WorkflowType::Coordinator, "coordinator", params).await?;
+        let params = WorkflowParams::Coordinator(CoordinatorParams { goal: goal.to_owned() });
+        let id = self.start_internal("coordinator", params).await?;
         Ok(RunStarted { run_id: super::views::run_id(&id), workflow_id: id, status: "started".into() })
     }
 
     /// Starts an internal workflow (the coordinator, the scheduler's compression).
-    pub async fn start_internal(
-        &self,
-        kind: WorkflowType,
-        worker: &str,
-        params: Value,
-    ) -> Result<String, WorkflowError> {
-        let new = NewWorkflow { id: new_id(kind), kind, worker: worker.to_owned(), params, parent: None };
+    pub async fn start_internal(&self, worker: &str, params: WorkflowParams) -> Result<String, WorkflowError> {
+        let new = NewWorkflow { id: new_id(params.kind()), worker: worker.to_owned(), params, parent: None };
         Ok(self.engine.start(new).await?.id)
     }
 

@@ -206,7 +206,20 @@ async fn bad_starts_and_lookups_are_refused_with_the_envelope() {
         "bad_request",
     )
     .await;
-    assert!(missing["message"].as_str().is_some_and(|m| m.contains("company") && m.contains("contact")), "{missing}");
+    assert!(missing["message"].as_str().is_some_and(|m| m.contains("params.company: missing")), "{missing}");
+    let misspelt = assert_envelope(
+        post(
+            &admin,
+            "sdr",
+            json!({"workflowType": "lead-qualification", "params": {"leadId": "x", "company": "c", "contcat": "p"}}),
+        )
+        .await,
+        400,
+        "bad_request",
+    )
+    .await;
+    let message = misspelt["message"].as_str().unwrap_or_default();
+    assert!(message.contains("params.contact: missing") && message.contains("contcat"), "{misspelt}");
     for (worker, body) in [
         ("sdr", json!({"workflowType": "cold-calling", "params": {}})),
         ("coordinator", json!({"workflowType": "coordinator", "params": {"goal": "x"}})),

@@ -254,10 +254,13 @@ ONBOARDING = {"worker_id": "onboarding-manager", "workflow_type": "client-onboar
 
 # Bad arguments of the worker and coordinator tools, and the code each must answer with.
 BAD_WORKFLOW_CALLS = [
-    ("worker_start_workflow", dict(ONBOARDING, params={"accountId": "a"}), "bad_request", "accountName"),
+    ("worker_start_workflow", dict(ONBOARDING, params={"accountId": "a"}), "bad_request", "params.accountName: missing"),
+    ("worker_start_workflow", dict(ONBOARDING, params={"accountId": "a", "accountNmae": "x"}), "bad_request",
+     "params.accountName: missing (unknown params given: accountNmae)"),
     ("worker_start_workflow", dict(ONBOARDING, worker_id="nobody"), "not_found", "nobody"),
     ("worker_start_workflow", dict(ONBOARDING, workflow_type="coordinator"), "bad_request", "internal"),
-    ("worker_start_workflow", dict(ONBOARDING, workflow_type="lead-qualification"), "bad_request", "does not run"),
+    ("worker_start_workflow", dict(ONBOARDING, workflow_type="lead-qualification",
+                                   params={"leadId": "l", "company": "c", "contact": "p"}), "bad_request", "does not run"),
     ("worker_start_workflow", dict(ONBOARDING, params={"accountId": 1, "accountName": "x"}), "bad_request",
      "string"),
     ("worker_start_workflow", {"worker_id": "sdr"}, "bad_request", "workflow_type"),

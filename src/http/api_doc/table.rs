@@ -15,7 +15,7 @@ use crate::memory::{CompressionReport, KeyHistory, MemoryEntry, WriteRequest};
 use crate::memory::{HealthReport, SearchResults, Tree};
 use crate::metrics::{ConsumptionView, Latest, PipelineView, TokenView, WorkersView};
 use crate::state::Health;
-use crate::workflows::StartRequest;
+use crate::workflows::StartBody;
 use crate::workflows::service::{DecideRequest, RunRequest, WorkflowFilter};
 use crate::workflows::views::{
     ApprovalList, DecisionReply, RunDetail, RunList, RunStarted, StartReply, WorkerDetail, WorkerList, WorkflowDetail,
@@ -205,7 +205,7 @@ pub static ROUTES: &[Route] = &[
     Route::new(Post, "/api/workers/{id}/start", "workerStart", "Start a workflow on a worker (admin)")
         .tag(WORKERS)
         .auth(Auth::Admin)
-        .body(schema::<StartRequest>)
+        .body(schema::<StartBody>)
         .success(&[202])
         .json(schema::<StartReply>)
         .errors(&[503]),

@@ -96,7 +96,7 @@ impl McpTool for WorkerStartWorkflow {
         })
     }
     async fn run(ctx: &ToolContext, a: StartArgs) -> Result<StartReply, ToolError> {
-        let request = StartRequest { workflow_type: a.workflow_type, params: a.params };
+        let request = StartRequest::parse(&a.workflow_type, a.params)?;
         Ok(service(ctx)?.start(ctx.admin()?, &a.worker_id, request).await?)
     }
 }

@@ -22,8 +22,8 @@ fn fact_lines(system: &mut String, facts: &Value) {
 }
 
 pub async fn plan_kickoff(a: &Compute, call: StepCall<'_>, input: &Value) -> Result<Value, ActivityError> {
-    let name = text(input, "accountName");
-    let tier = text(input, "tier");
+    let name = text(input, "accountName")?;
+    let tier = text(input, "tier")?;
     let mut system = format!("You write a five-point onboarding kickoff plan for {name} ({tier} tier).\n");
     system.push_str(&format!("- kickoff plan for {name}: week 1 kickoff call, success criteria and owners\n"));
     system
@@ -39,7 +39,7 @@ pub async fn plan_kickoff(a: &Compute, call: StepCall<'_>, input: &Value) -> Res
 }
 
 pub async fn content(a: &Compute, call: StepCall<'_>, input: &Value) -> Result<Value, ActivityError> {
-    let kind = text(input, "contentType");
+    let kind = text(input, "contentType")?;
     let brief = &input["brief"];
     let name = brief["accountName"].as_str().unwrap_or_default();
     let mut system = format!("You draft a {kind} for {name}. Cite every company fact with its filing.\n");
@@ -60,18 +60,18 @@ const CATEGORIES: &[(&str, &[&str])] = &[
 ];
 
 pub async fn classify(a: &Compute, call: StepCall<'_>, input: &Value) -> Result<Value, ActivityError> {
-    let subject = text(input, "subject");
+    let subject = text(input, "subject")?;
     let lower = subject.to_lowercase();
     let category =
         CATEGORIES.iter().find(|(_, cues)| cues.iter().any(|c| lower.contains(c))).map_or("question", |(c, _)| c);
     let system = "You summarise support tickets in one line.".to_owned();
     let (summary, tokens) =
-        a.ask(call, TaskType::Fast, system, format!("ticket {}: {subject}", text(input, "ticketId"))).await?;
+        a.ask(call, TaskType::Fast, system, format!("ticket {}: {subject}", text(input, "ticketId")?)).await?;
     Ok(json!({"category": category, "priority": input["priority"], "summary": summary, "tokens": tokens}))
 }
 
 pub async fn reply(a: &Compute, call: StepCall<'_>, input: &Value) -> Result<Value, ActivityError> {
-    let subject = text(input, "subject");
+    let subject = text(input, "subject")?;
     let category = input["classification"]["category"].as_str().unwrap_or("question");
     let mut system = format!("You draft a support reply for a {category} ticket.\n");
     system.push_str(&format!("- reply about {subject}: acknowledge, give the next step and a time\n"));
@@ -80,7 +80,7 @@ pub async fn reply(a: &Compute, call: StepCall<'_>, input: &Value) -> Result<Val
 }
 
 pub async fn coordinator_plan(a: &Compute, call: StepCall<'_>, input: &Value) -> Result<Value, ActivityError> {
-    let goal = text(input, "goal");
+    let goal = text(input, "goal")?;
     let mut system = String::from("You plan go-to-market work for a team of AI workers.\n");
     system.push_str(&format!("- goal to plan: {goal}\n"));
     for acc in input["research"]["accounts"].as_array().into_iter().flatten() {
@@ -94,7 +94,7 @@ pub async fn coordinator_plan(a: &Compute, call: StepCall<'_>, input: &Value) ->
 }
 
 pub async fn synthesize(a: &Compute, call: StepCall<'_>, input: &Value) -> Result<Value, ActivityError> {
-    let goal = text(input, "goal");
+    let goal = text(input, "goal")?;
     let mut system = String::from("You report what the team did toward a goal.\n");
     system.push_str(&format!("- results toward the goal {goal}:\n"));
     for child in input["results"]["children"].as_array().into_iter().flatten() {

@@ -7,12 +7,12 @@ use serde_json::{Value, json};
 use super::{ActivityError, Compute, StepCall, text};
 use crate::brain::TaskType;
 
-pub fn analyze_call(a: &Compute, input: &Value) -> Value {
+pub fn analyze_call(a: &Compute, input: &Value) -> Result<Value, ActivityError> {
     let slug = input.get("slug").and_then(Value::as_str);
-    match a.voice.analyze(text(input, "leadId"), slug) {
+    Ok(match a.voice.analyze(text(input, "leadId")?, slug) {
         Some(analysis) => json!({"found": true, "provider": a.voice.provider(), "analysis": analysis}),
         None => json!({"found": false, "provider": a.voice.provider()}),
-    }
+    })
 }
 
 /// 0–100: a base of 20; +20 when the company is in the data set; up to +30 for its best
@@ -71,22 +71,24 @@ pub async fn score(a: &Compute, call: StepCall<'_>, input: &Value) -> Result<Val
     for r in &reasons {
         system.push_str(&format!("- {r}\n"));
     }
-    let question =
-        format!("Why does the lead {} score {score}? Explain the company signal and the call.", text(input, "company"));
+    let question = format!(
+        "Why does the lead {} score {score}? Explain the company signal and the call.",
+        text(input, "company")?
+    );
     let (rationale, tokens) = a.ask(call, TaskType::Fast, system, question).await?;
     Ok(json!({"score": score, "grade": grade(score), "reasons": reasons, "rationale": rationale, "tokens": tokens}))
 }
 
 /// A → the deal desk (qualified), B → the account researcher (qualified), C → SDR nurture,
 /// D → disqualified.
-pub fn route(input: &Value) -> Value {
+pub fn route(input: &Value) -> Result<Value, ActivityError> {
     let (route, qualified) = match input["score"]["grade"].as_str() {
         Some("A") => ("deal-desk", true),
         Some("B") => ("account-researcher", true),
         Some("C") => ("sdr-nurture", false),
         _ => ("disqualified", false),
     };
-    json!({"route": route, "qualified": qualified, "leadId": text(input, "leadId")})
+    Ok(json!({"route": route, "qualified": qualified, "leadId": text(input, "leadId")?}))
 }
 
 #[cfg(test)]
@@ -101,7 +103,8 @@ mod tests {
         assert_eq!(points(&research, &good).0, 90);
         assert_eq!(points(&research, &bad).0, 50);
         assert_eq!(points(&json!({"found": false}), &json!({"found": false})).0, 20);
-        assert_eq!(route(&json!({"score": {"grade": grade(80)}}))["route"], "deal-desk");
-        assert_eq!(route(&json!({"score": {"grade": grade(10)}}))["qualified"], false);
+        let routed = |grade: &str| route(&json!({"score": {"grade": grade}, "leadId": "l"})).expect("routes");
+        assert_eq!(routed(super::grade(80))["route"], "deal-desk");
+        assert_eq!(routed(super::grade(10))["qualified"], false);
     }
 }

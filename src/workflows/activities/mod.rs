@@ -73,12 +73,12 @@ impl Compute {
     pub async fn run(&self, call: StepCall<'_>, activity: &Activity) -> Result<Value, ActivityError> {
         let input = &activity.input;
         match activity.kind {
-            ActivityKind::ResearchCompany => Ok(companies::research_company(self, input)),
-            ActivityKind::ResearchAccounts => Ok(companies::research_accounts(self, input)),
-            ActivityKind::Intake => Ok(companies::intake(self, input)),
-            ActivityKind::AnalyzeCall => Ok(leads::analyze_call(self, input)),
+            ActivityKind::ResearchCompany => companies::research_company(self, input),
+            ActivityKind::ResearchAccounts => companies::research_accounts(self, input),
+            ActivityKind::Intake => companies::intake(self, input),
+            ActivityKind::AnalyzeCall => leads::analyze_call(self, input),
             ActivityKind::ScoreLead => leads::score(self, call, input).await,
-            ActivityKind::RouteLead => Ok(leads::route(input)),
+            ActivityKind::RouteLead => leads::route(input),
             ActivityKind::DraftPlan => drafting::plan_kickoff(self, call, input).await,
             ActivityKind::DraftContent => drafting::content(self, call, input).await,
             ActivityKind::ClassifyTicket => drafting::classify(self, call, input).await,
@@ -101,6 +101,10 @@ impl Compute {
         let (reply, entry) = self.llm.complete(call.worker, task, system, turns, 800).await?;
         if let Ok(mut log) = call.log.lock() {
             log.push(entry);
+        }
+        if reply.text.trim().is_empty() {
+            // An empty answer is a failed attempt (retried), never an empty plan or draft.
+            return Err(ActivityError::Model(ModelError::BadReply("the answer was empty".into())));
         }
         Ok((reply.text, reply.input_tokens + reply.output_tokens))
     }
@@ -139,6 +143,11 @@ impl Activities {
     }
 }
 
-fn text<'a>(input: &'a Value, field: &str) -> &'a str {
-    input.get(field).and_then(Value::as_str).unwrap_or_default()
+/// A text field of an activity's input; its absence is an error (the definition that built the
+/// input and the activity disagree), never an empty default.
+fn text<'a>(input: &'a Value, field: &str) -> Result<&'a str, ActivityError> {
+    input
+        .get(field)
+        .and_then(Value::as_str)
+        .ok_or_else(|| ActivityError::Input(format!("the input has no text {field}")))
 }

@@ -4,27 +4,24 @@
 
 use serde_json::json;
 
+use crate::workflows::params::ContentParams;
 use crate::workflows::script::{ActivityKind, Command, History, memory_key, run};
 
 pub const STEPS: &[&str] = &["brief", "draft", "approval", "publish", "notify"];
 
-pub fn next(h: &History) -> Command {
+pub fn next(h: &History, p: &ContentParams) -> Command {
     let Some(brief) = h.last("brief") else {
-        let input = json!({"accountId": h.param("accountId"), "contentType": h.param("contentType")});
+        let input = json!({"accountId": p.account_id, "contentType": p.content_type});
         return run("brief", ActivityKind::ContentBrief, input);
     };
     let Some(draft) = h.last("draft") else {
-        return run(
-            "draft",
-            ActivityKind::DraftContent,
-            json!({"contentType": h.param("contentType"), "brief": brief}),
-        );
+        return run("draft", ActivityKind::DraftContent, json!({"contentType": p.content_type, "brief": brief}));
     };
     match h.decision("approval") {
         None => {
             let summary = format!(
                 "{} draft for {}: approve to publish",
-                h.param("contentType"),
+                p.content_type,
                 brief["accountName"].as_str().unwrap_or_default()
             );
             return Command::Await { step: "approval", summary, deadline_secs: None };
@@ -35,11 +32,11 @@ pub fn next(h: &History) -> Command {
             return Command::Cancel(json!({"published": false, "decision": "reject", "comment": comment}));
         }
     }
-    let key = memory_key("content", &format!("{}.{}", h.param("accountId"), h.id));
+    let key = memory_key("content", &format!("{}.{}", p.account_id, h.id));
     if h.last("publish").is_none() {
         let text = draft["text"].as_str().unwrap_or_default();
         let entries = json!([
-            {"scope": format!("worker:{}", h.worker), "key": key, "value": text, "tags": ["content", h.param("contentType")]},
+            {"scope": format!("worker:{}", h.worker), "key": key, "value": text, "tags": ["content", p.content_type]},
             {"scope": "org", "key": key, "value": text, "tags": ["content", "published"]},
         ]);
         return run("publish", ActivityKind::Record, json!({"entries": entries}));
@@ -47,7 +44,7 @@ pub fn next(h: &History) -> Command {
     if h.last("notify").is_none() {
         let text = format!(
             "Published {} for {} ({})",
-            h.param("contentType"),
+            p.content_type,
             brief["accountName"].as_str().unwrap_or_default(),
             h.id
         );
@@ -61,6 +58,12 @@ pub fn next(h: &History) -> Command {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::WorkflowType;
+
+    /// The definition as the engines call it (the type is the history's parameters' type).
+    fn next(h: &History) -> Command {
+        crate::workflows::definitions::next(h, &crate::workflows::script::SlaTimers::default())
+    }
 
     #[test]
     fn a_rejected_draft_is_never_published() {
@@ -70,9 +73,15 @@ mod tests {
             ("draft", json!({"text": "hello"})),
             ("approval", json!({"decision": "reject", "comment": "tone"})),
         ];
-        let h = History::from_parts("wf", "content-writer", params.clone(), steps[..2].to_vec());
+        let h = History::from_parts(
+            "wf",
+            "content-writer",
+            WorkflowType::ContentGeneration,
+            params.clone(),
+            steps[..2].to_vec(),
+        );
         assert!(matches!(next(&h), Command::Await { step: "approval", .. }));
-        let h = History::from_parts("wf", "content-writer", params, steps);
+        let h = History::from_parts("wf", "content-writer", WorkflowType::ContentGeneration, params, steps);
         let Command::Cancel(result) = next(&h) else { panic!("a rejection cancels") };
         assert_eq!(result["published"], false);
     }

@@ -4,8 +4,9 @@
 //! dispatch the child workflows, await their results and approvals, synthesize, and write the
 //! synthesis to memory and notify.
 
-use serde_json::{Value, json};
+use serde_json::json;
 
+use crate::workflows::params::CoordinatorParams;
 use crate::workflows::script::{ActivityKind, ChildSpec, Command, History, memory_key, run};
 
 pub const DISPATCH_STEP: &str = "dispatch";
@@ -23,8 +24,8 @@ pub const STEPS: &[&str] = &[
     "write-memory-and-notify",
 ];
 
-pub fn next(h: &History) -> Command {
-    let goal = h.param("goal");
+pub fn next(h: &History, p: &CoordinatorParams) -> Command {
+    let goal = p.goal.as_str();
     let Some(intake) = h.last("intake") else {
         return run("intake", ActivityKind::Intake, json!({"goal": goal}));
     };
@@ -42,12 +43,16 @@ pub fn next(h: &History) -> Command {
         return run("assign", ActivityKind::Assign, json!({"goal": goal, "intake": intake}));
     };
     let Some(dispatched) = h.last(DISPATCH_STEP) else {
-        let children: Vec<ChildSpec> = serde_json::from_value(assignments["assignments"].clone()).unwrap_or_default();
-        return Command::StartChildren { step: DISPATCH_STEP, children };
+        return match serde_json::from_value::<Vec<ChildSpec>>(assignments["assignments"].clone()) {
+            Ok(children) => Command::StartChildren { step: DISPATCH_STEP, children },
+            Err(e) => Command::Fail(format!("the assign step's assignments do not read: {e}")),
+        };
     };
     let Some(results) = h.last(AWAIT_STEP) else {
-        let ids: Vec<String> = serde_json::from_value(dispatched["children"].clone()).unwrap_or_default();
-        return Command::AwaitChildren { step: AWAIT_STEP, ids };
+        return match serde_json::from_value::<Vec<String>>(dispatched["children"].clone()) {
+            Ok(ids) => Command::AwaitChildren { step: AWAIT_STEP, ids },
+            Err(e) => Command::Fail(format!("the dispatch step's children do not read: {e}")),
+        };
     };
     let Some(synthesis) = h.last("synthesize") else {
         return run("synthesize", ActivityKind::Synthesize, json!({"goal": goal, "plan": plan, "results": results}));
@@ -64,18 +69,25 @@ pub fn next(h: &History) -> Command {
         });
         return run("write-memory-and-notify", ActivityKind::Record, input);
     }
-    let children = dispatched.get("children").cloned().unwrap_or(Value::Null);
-    Command::Complete(json!({"goal": goal, "children": children, "synthesis": synthesis["text"]}))
+    Command::Complete(json!({"goal": goal, "children": dispatched["children"], "synthesis": synthesis["text"]}))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::WorkflowType;
+
+    /// The definition as the engines call it (the type is the history's parameters' type).
+    fn next(h: &History) -> Command {
+        crate::workflows::definitions::next(h, &crate::workflows::script::SlaTimers::default())
+    }
+
+    const KIND: WorkflowType = WorkflowType::Coordinator;
 
     #[test]
     fn the_nine_steps_run_in_order_with_children_between() {
         let params = json!({"goal": "qualify Apple"});
-        let child = json!({"type": "lead-qualification", "worker": "sdr", "params": {"leadId": "l"}});
+        let child = json!({"type": "lead-qualification", "worker": "sdr", "params": {"leadId": "l", "company": "Apple", "contact": "c"}});
         let outputs = vec![
             ("intake", json!({"companies": []})),
             ("load-context", json!({})),
@@ -88,7 +100,7 @@ mod tests {
             ("write-memory-and-notify", json!({})),
         ];
         for n in 0..outputs.len() {
-            let h = History::from_parts("wf", "coordinator", params.clone(), outputs[..n].to_vec());
+            let h = History::from_parts("wf", "coordinator", KIND, params.clone(), outputs[..n].to_vec());
             let step = match next(&h) {
                 Command::Run { step, .. }
                 | Command::StartChildren { step, .. }
@@ -97,7 +109,7 @@ mod tests {
             };
             assert_eq!(step, STEPS[n]);
         }
-        let h = History::from_parts("wf", "coordinator", params, outputs);
+        let h = History::from_parts("wf", "coordinator", KIND, params, outputs);
         assert!(matches!(next(&h), Command::Complete(_)));
     }
 }

@@ -1,6 +1,6 @@
 //! The six registered workflow types as code: each declares its steps (in order, for views of
 //! steps not reached yet) and its `next` function (see `script`). Required parameters are
-//! checked at start by `params`.
+//! those of `params`, read where a workflow is asked for.
 
 mod compression;
 mod content;
@@ -9,6 +9,7 @@ mod lead;
 mod onboarding;
 mod ticket;
 
+use super::params::WorkflowParams;
 use super::script::{Command, History, SlaTimers};
 use crate::domain::WorkflowType;
 
@@ -24,26 +25,14 @@ pub fn steps(kind: WorkflowType) -> &'static [&'static str] {
     }
 }
 
-/// The required and optional parameters of `kind`.
-pub fn params(kind: WorkflowType) -> (&'static [&'static str], &'static [&'static str]) {
-    match kind {
-        WorkflowType::ClientOnboarding => (&["accountId", "accountName"], &["tier"]),
-        WorkflowType::LeadQualification => (&["leadId", "company", "contact"], &[]),
-        WorkflowType::ContentGeneration => (&["contentType", "accountId"], &[]),
-        WorkflowType::TicketResolution => (&["ticketId", "subject", "priority"], &[]),
-        WorkflowType::Coordinator => (&["goal"], &[]),
-        WorkflowType::MemoryCompression => (&[], &[]),
-    }
-}
-
-/// The next command of a workflow of `kind` with history `h`.
-pub fn next(kind: WorkflowType, h: &History, sla: &SlaTimers) -> Command {
-    match kind {
-        WorkflowType::ClientOnboarding => onboarding::next(h),
-        WorkflowType::LeadQualification => lead::next(h),
-        WorkflowType::ContentGeneration => content::next(h),
-        WorkflowType::TicketResolution => ticket::next(h, sla),
-        WorkflowType::Coordinator => coordinator::next(h),
-        WorkflowType::MemoryCompression => compression::next(h),
+/// The next command of the workflow with history `h` (its type is its parameters' type).
+pub fn next(h: &History, sla: &SlaTimers) -> Command {
+    match &h.params {
+        WorkflowParams::ClientOnboarding(p) => onboarding::next(h, p),
+        WorkflowParams::LeadQualification(p) => lead::next(h, p),
+        WorkflowParams::ContentGeneration(p) => content::next(h, p),
+        WorkflowParams::TicketResolution(p) => ticket::next(h, p, sla),
+        WorkflowParams::Coordinator(p) => coordinator::next(h, p),
+        WorkflowParams::MemoryCompression(_) => compression::next(h),
     }
 }

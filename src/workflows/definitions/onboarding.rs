@@ -5,17 +5,16 @@
 
 use serde_json::{Value, json};
 
+use crate::workflows::params::{OnboardingParams, Tier};
 use crate::workflows::script::{ActivityKind, Command, History, memory_key, run};
 
 pub const STEPS: &[&str] = &["account-review", "kickoff-plan", "plan-approval", "write-plan", "notify-team"];
 
-pub fn next(h: &History) -> Command {
-    let tier = match h.param("tier") {
-        "" => "standard",
-        t => t,
-    };
+pub fn next(h: &History, p: &OnboardingParams) -> Command {
+    // The tier is optional; an onboarding without one is a standard one (DESIGN.md).
+    let tier = p.tier.unwrap_or(Tier::Standard).as_str();
     let Some(review) = h.last("account-review") else {
-        let input = json!({"accountId": h.param("accountId"), "accountName": h.param("accountName"), "tier": tier});
+        let input = json!({"accountId": p.account_id, "accountName": p.account_name, "tier": tier});
         return run("account-review", ActivityKind::ReviewAccount, input);
     };
     let (plans, gates) = (h.count("kickoff-plan"), h.count("plan-approval"));
@@ -26,45 +25,56 @@ pub fn next(h: &History) -> Command {
             decision => {
                 let comment = decision.and(h.last("plan-approval")).and_then(|v| v.get("comment")).cloned();
                 let input = json!({
-                    "accountName": h.param("accountName"), "tier": tier, "review": review,
+                    "accountName": p.account_name, "tier": tier, "review": review,
                     "revisionOf": h.last("kickoff-plan").and_then(|p| p.get("plan")), "comment": comment,
                 });
                 return run("kickoff-plan", ActivityKind::DraftPlan, input);
             }
         }
     } else {
-        let summary =
-            format!("Kickoff plan ({tier} tier) for {}: approve to write it to memory", h.param("accountName"));
+        let summary = format!("Kickoff plan ({tier} tier) for {}: approve to write it to memory", p.account_name);
         return Command::Await { step: "plan-approval", summary, deadline_secs: None };
     }
-    let plan = h.last("kickoff-plan").and_then(|p| p.get("plan")).cloned().unwrap_or(Value::Null);
+    let Some(plan) = h.last("kickoff-plan").and_then(|p| p.get("plan")).and_then(Value::as_str) else {
+        return Command::Fail("the kickoff-plan step recorded no plan".into());
+    };
     if h.last("write-plan").is_none() {
-        let value = plan.as_str().unwrap_or_default();
-        let key = memory_key("onboarding", h.param("accountId"));
+        let value = plan;
+        let key = memory_key("onboarding", &p.account_id);
         let entries = json!([
             {"scope": format!("worker:{}", h.worker), "key": key, "value": value, "tags": ["onboarding", tier]},
-            {"scope": "org", "key": key, "value": format!("Onboarding of {} ({tier}) approved; plan in worker:{} {key}", h.param("accountName"), h.worker), "tags": ["onboarding"]},
+            {"scope": "org", "key": key, "value": format!("Onboarding of {} ({tier}) approved; plan in worker:{} {key}", p.account_name, h.worker), "tags": ["onboarding"]},
         ]);
         return run("write-plan", ActivityKind::Record, json!({"entries": entries}));
     }
     if h.last("notify-team").is_none() {
-        let text =
-            format!("Onboarding of {} is ready: the kickoff plan was approved ({})", h.param("accountName"), h.id);
+        let text = format!("Onboarding of {} is ready: the kickoff plan was approved ({})", p.account_name, h.id);
         return run(
             "notify-team",
             ActivityKind::Record,
             json!({"notify": {"event": "workflow.completed", "text": text}}),
         );
     }
-    Command::Complete(json!({"accountId": h.param("accountId"), "tier": tier, "plan": plan}))
+    Command::Complete(json!({"accountId": p.account_id, "tier": tier, "plan": plan}))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// The definition as the engines call it (the type is the history's parameters' type).
+    fn next(h: &History) -> Command {
+        crate::workflows::definitions::next(h, &crate::workflows::script::SlaTimers::default())
+    }
+
     fn history(steps: Vec<(&str, Value)>) -> History {
-        History::from_parts("wf", "onboarding-manager", json!({"accountId": "a1", "accountName": "Acme"}), steps)
+        History::from_parts(
+            "wf",
+            "onboarding-manager",
+            crate::domain::WorkflowType::ClientOnboarding,
+            json!({"accountId": "a1", "accountName": "Acme"}),
+            steps,
+        )
     }
 
     #[test]

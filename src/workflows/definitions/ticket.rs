@@ -6,27 +6,23 @@
 
 use serde_json::json;
 
-use crate::domain::Priority;
+use crate::workflows::params::TicketParams;
 use crate::workflows::script::{ActivityKind, Command, History, SlaTimers, memory_key, run};
 
 pub const STEPS: &[&str] = &["classify", "draft-reply", "review", "escalate", "resolve"];
 
-pub fn next(h: &History, sla: &SlaTimers) -> Command {
-    let priority = Priority::parse(h.param("priority")).unwrap_or(Priority::Normal);
+pub fn next(h: &History, p: &TicketParams, sla: &SlaTimers) -> Command {
+    let priority = p.priority;
     let Some(class) = h.last("classify") else {
-        let input = json!({"ticketId": h.param("ticketId"), "subject": h.param("subject"), "priority": priority});
+        let input = json!({"ticketId": p.ticket_id, "subject": p.subject, "priority": priority});
         return run("classify", ActivityKind::ClassifyTicket, input);
     };
     let Some(reply) = h.last("draft-reply") else {
-        return run(
-            "draft-reply",
-            ActivityKind::DraftReply,
-            json!({"subject": h.param("subject"), "classification": class}),
-        );
+        return run("draft-reply", ActivityKind::DraftReply, json!({"subject": p.subject, "classification": class}));
     };
     let summary = format!(
         "Reply to ticket {} ({}, {}): approve to send",
-        h.param("ticketId"),
+        p.ticket_id,
         priority.as_str(),
         class["category"].as_str().unwrap_or_default()
     );
@@ -38,8 +34,8 @@ pub fn next(h: &History, sla: &SlaTimers) -> Command {
         Some("timeout") if h.last("escalate").is_none() => {
             let text = format!(
                 "SLA lapsed on ticket {} ({}, {} priority): escalated to a human ({})",
-                h.param("ticketId"),
-                h.param("subject"),
+                p.ticket_id,
+                p.subject,
                 priority.as_str(),
                 h.id
             );
@@ -51,12 +47,12 @@ pub fn next(h: &History, sla: &SlaTimers) -> Command {
     let approved = h.decision("review") == Some("approve");
     if h.last("resolve").is_none() {
         let outcome = if approved { "resolved with the drafted reply" } else { "handed to a human agent" };
-        let entry = json!({"scope": format!("worker:{}", h.worker), "key": memory_key("tickets", h.param("ticketId")),
-            "value": format!("Ticket {} ({}): {outcome}", h.param("ticketId"), h.param("subject")), "tags": ["ticket", priority.as_str()]});
+        let entry = json!({"scope": format!("worker:{}", h.worker), "key": memory_key("tickets", &p.ticket_id),
+            "value": format!("Ticket {} ({}): {outcome}", p.ticket_id, p.subject), "tags": ["ticket", priority.as_str()]});
         return run("resolve", ActivityKind::Record, json!({"entries": [entry]}));
     }
     Command::Complete(json!({
-        "ticketId": h.param("ticketId"), "category": class["category"], "resolved": approved,
+        "ticketId": p.ticket_id, "category": class["category"], "resolved": approved,
         "escalated": h.last("escalate").is_some(), "reply": reply["text"],
     }))
 }
@@ -64,20 +60,24 @@ pub fn next(h: &History, sla: &SlaTimers) -> Command {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::WorkflowType;
+    use crate::workflows::definitions::next;
+
+    const KIND: WorkflowType = WorkflowType::TicketResolution;
 
     #[test]
     fn the_sla_picks_the_deadline_and_a_lapse_escalates_once() {
         let sla = SlaTimers { urgent: 5, ..SlaTimers::default() };
         let params = json!({"ticketId": "t1", "subject": "down", "priority": "urgent"});
         let base = vec![("classify", json!({"category": "outage"})), ("draft-reply", json!({"text": "r"}))];
-        let h = History::from_parts("wf", "support-resolver", params.clone(), base.clone());
+        let h = History::from_parts("wf", "support-resolver", KIND, params.clone(), base.clone());
         assert!(matches!(next(&h, &sla), Command::Await { deadline_secs: Some(5), .. }));
         let mut lapsed = base.clone();
         lapsed.push(("review", json!({"decision": "timeout"})));
-        let h = History::from_parts("wf", "support-resolver", params.clone(), lapsed.clone());
+        let h = History::from_parts("wf", "support-resolver", KIND, params.clone(), lapsed.clone());
         assert!(matches!(next(&h, &sla), Command::Run { step: "escalate", .. }));
         lapsed.push(("escalate", json!({})));
-        let h = History::from_parts("wf", "support-resolver", params, lapsed);
+        let h = History::from_parts("wf", "support-resolver", KIND, params, lapsed);
         assert!(matches!(next(&h, &sla), Command::Await { deadline_secs: None, .. }));
     }
 }

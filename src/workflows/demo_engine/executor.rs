@@ -35,7 +35,10 @@ impl Inner {
             if self.is_blocked(&record) {
                 return Ok(());
             }
-            let command = definitions::next(record.kind, &History::of(&record), &self.settings.sla);
+            let command = match History::of(&record) {
+                Ok(history) => definitions::next(&history, &self.settings.sla),
+                Err(unreadable) => Command::Fail(unreadable.to_string()),
+            };
             if matches!(self.execute(record, command).await?, Next::Park) {
                 return Ok(());
             }
@@ -191,7 +194,6 @@ impl Inner {
             let id = format!("{}-{}", record.id, n + 1);
             let new = NewWorkflow {
                 id: id.clone(),
-                kind: child.kind,
                 worker: child.worker,
                 params: child.params,
                 parent: Some(record.id.clone()),

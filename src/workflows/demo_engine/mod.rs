@@ -114,7 +114,7 @@ impl Inner {
     async fn create(self: Arc<Self>, new: NewWorkflow) -> Result<WorkflowRecord, EngineError> {
         let now = now_ms();
         let record =
-            WorkflowRecord::started(new.id.clone(), new.kind, new.worker, new.params.to_string(), new.parent, now);
+            WorkflowRecord::started(new.id.clone(), new.kind(), new.worker, new.params.to_text(), new.parent, now);
         let Some(saved) = self.save(record, WorkflowStatus::Running).await? else {
             return Err(EngineError::Exists(new.id));
         };

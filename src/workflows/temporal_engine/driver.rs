@@ -81,8 +81,14 @@ pub async fn drive<W: Scripted>(ctx: &mut WorkflowContext<W>) -> WorkflowResult<
     announce(ctx, Event::Started, None, Vec::new()).await?;
     let mut children: HashMap<String, ChildEnd> = HashMap::new();
     loop {
-        let history = ctx.state(|w| History::of(&w.script().record));
-        match definitions::next(W::KIND, &history, &settings.sla) {
+        let command = match ctx.state(|w| History::of(&w.script().record)) {
+            Ok(history) if history.params.kind() != W::KIND => {
+                Command::Fail(format!("a {} workflow was started with {} parameters", W::KIND, history.params.kind()))
+            }
+            Ok(history) => definitions::next(&history, &settings.sla),
+            Err(unreadable) => Command::Fail(unreadable.to_string()),
+        };
+        match command {
             Command::Run { step, activity } => {
                 if let Err(reason) = run_step(ctx, &settings, step, activity).await? {
                     return end(ctx, WorkflowStatus::Failed, None, Some(reason)).await;
@@ -220,9 +226,8 @@ async fn start_children<W: Scripted>(
     for (n, spec) in specs.into_iter().enumerate() {
         let id = format!("{parent}-{}", n + 1);
         let input = super::messages::StartInput {
-            kind: spec.kind,
             worker: spec.worker,
-            params: spec.params.to_string(),
+            params: spec.params,
             parent: Some(parent.clone()),
             settings: settings.clone(),
         };

@@ -7,9 +7,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::config::WorkflowSettings;
-use crate::domain::{Decision, WorkflowType};
+use crate::domain::Decision;
 use crate::store::{ModelCall, WorkflowRecord};
 use crate::workflows::engine::ApprovalSignal;
+use crate::workflows::params::WorkflowParams;
 use crate::workflows::script::{Activity, SlaTimers};
 
 /// The settings a workflow runs under (from `[workflows]` and `[temporal]` at start).
@@ -43,10 +44,9 @@ impl RunSettings {
 /// A workflow's input.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct StartInput {
-    pub kind: WorkflowType,
     pub worker: String,
-    /// The start parameters, JSON text.
-    pub params: String,
+    /// The workflow's type and parameters.
+    pub params: WorkflowParams,
     pub parent: Option<String>,
     pub settings: RunSettings,
 }

@@ -84,22 +84,21 @@ impl TemporalEngine {
     async fn start_typed(&self, new: NewWorkflow) -> Result<WorkflowRecord, EngineError> {
         let client = self.client()?;
         let input = StartInput {
-            kind: new.kind,
             worker: new.worker.clone(),
-            params: new.params.to_string(),
+            params: new.params.clone(),
             parent: new.parent.clone(),
             settings: self.settings.clone(),
         };
         let mut memo = MemoValues::new();
         memo.insert("worker", new.worker.clone());
-        memo.insert("params", input.params.clone());
+        memo.insert("params", new.params.to_text());
         let options = WorkflowStartOptions::new(self.settings.appliance_queue.clone(), new.id.clone())
             .id_reuse_policy(WorkflowIdReusePolicy::RejectDuplicate)
             .id_conflict_policy(WorkflowIdConflictPolicy::Fail)
             .memo(memo)
-            .static_summary(format!("{} for worker {}", new.kind, new.worker))
+            .static_summary(format!("{} for worker {}", new.kind(), new.worker))
             .build();
-        let started = workflow_types::with_workflow_type!(new.kind, T => {
+        let started = workflow_types::with_workflow_type!(new.kind(), T => {
             client.start_workflow(T::run, input, options).await.map(|_| ())
         });
         match started {
@@ -172,9 +171,9 @@ fn initial_record(new: &NewWorkflow) -> WorkflowRecord {
     let now = chrono::Utc::now().timestamp_millis();
     WorkflowRecord::started(
         new.id.clone(),
-        new.kind,
+        new.kind(),
         new.worker.clone(),
-        new.params.to_string(),
+        new.params.to_text(),
         new.parent.clone(),
         now,
     )

@@ -22,9 +22,9 @@ impl Script {
         let at = clock_ms(ctx.start_time());
         let mut record = WorkflowRecord::started(
             ctx.workflow_id().to_owned(),
-            input.kind,
+            input.params.kind(),
             input.worker,
-            input.params,
+            input.params.to_text(),
             input.parent,
             at,
         );
@@ -167,7 +167,7 @@ pub async fn start_child<W>(
     input: StartInput,
     options: ChildWorkflowOptions,
 ) -> Result<ChildEnd, ChildWorkflowStartError> {
-    with_workflow_type!(input.kind, T => {
+    with_workflow_type!(input.params.kind(), T => {
         let started = ctx.start_child_workflow(T::run, input, options).await?;
         Ok(Box::pin(started.result()) as ChildEnd)
     })
