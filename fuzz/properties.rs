@@ -107,7 +107,7 @@ fn sessions() -> &'static Sessions {
         let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
         let hasher = Hasher::new(HashCost { memory_kib: 8, iterations: 1 });
         let limits = AttemptLimits { per_ip: 10, per_credential: 10, window_secs: 60 };
-        let guard = AttemptGuard::new(limits, std::sync::Arc::new(gtms::limits::SystemClock));
+        let guard = AttemptGuard::new(limits, std::sync::Arc::new(gtms::clock::SystemClock));
         runtime.block_on(Sessions::load(store, hasher, None, guard)).expect("sessions")
     })
 }

@@ -70,18 +70,15 @@ impl RunningApp {
 
 /// Opens the store, binds the port (0 picks a free one) and starts serving in the background.
 pub async fn start(config: Config) -> Result<RunningApp, AppError> {
-    start_with_clock(config, std::sync::Arc::new(crate::limits::SystemClock)).await
+    start_with_clock(config, crate::clock::SystemClock::shared()).await
 }
 
-/// As `start`, with the clock the limiters read (tests drive a `ManualClock`).
-pub async fn start_with_clock(
-    config: Config,
-    clock: std::sync::Arc<dyn crate::limits::Clock>,
-) -> Result<RunningApp, AppError> {
+/// As `start`, with the clock everything reads (tests drive a `ManualClock`).
+pub async fn start_with_clock(config: Config, clock: crate::clock::SharedClock) -> Result<RunningApp, AppError> {
     crate::config::check_data_dir(&config.data)?;
     let data = config.data.clone();
-    let store = tokio::task::spawn_blocking(move || Store::open(&data)).await??;
-    let boot = store.record_boot(chrono::Utc::now().timestamp()).await?;
+    let store = tokio::task::spawn_blocking(move || Store::open_with_clock(&data, clock)).await??;
+    let boot = store.record_boot(store.clock().now_secs()).await?;
     let tls = config.tls.as_ref().map(tls::acceptor).transpose()?;
     let listener =
         TcpListener::bind(config.listen).await.map_err(|source| AppError::Bind { addr: config.listen, source })?;
@@ -90,7 +87,7 @@ pub async fn start_with_clock(
     let admin_listener = admin::server::bind(&socket)
         .map_err(|source| AppError::AdminSocket { path: socket.display().to_string(), source })?;
 
-    let state = AppState::with_clock(config, store, clock).await?;
+    let state = AppState::new(config, store).await?;
     restore_rate_windows(&state).await?;
     let first_code = first_start_invite(&state).await?;
     seed_workspace(&state).await?;
@@ -149,7 +146,7 @@ async fn first_start_invite(state: &AppState) -> Result<Option<String>, AppError
     if state.config().mode != crate::config::Mode::Demo || state.sessions().has_invites() {
         return Ok(None);
     }
-    let now = chrono::Utc::now().timestamp();
+    let now = state.clock().now_secs();
     let (code, _) = state
         .sessions()
         .create_invite(crate::domain::Role::Admin, "demo admin", None, now)

@@ -43,6 +43,7 @@ pub mod auth;
 pub mod backup;
 pub mod brain;
 pub mod cli;
+pub mod clock;
 pub mod companies;
 pub mod config;
 pub mod deals;

@@ -13,10 +13,11 @@ use crate::auth::keys::ApiKeys;
 use crate::auth::secrets::HashLimits;
 use crate::auth::secrets::Hasher;
 use crate::auth::sessions::Sessions;
+use crate::clock::SharedClock;
 use crate::companies::assets::AssetTable;
 use crate::companies::directory::{Directory, DirectoryError};
 use crate::config::{Config, Mode};
-use crate::limits::{Clock, FixedWindow, NamedLimiter, SystemClock};
+use crate::limits::{FixedWindow, NamedLimiter};
 use crate::store::Store;
 
 #[derive(Debug, thiserror::Error)]
@@ -46,7 +47,7 @@ struct Inner {
     enrich_limiter: Arc<FixedWindow>,
     auth_limiter: Arc<FixedWindow>,
     api_limiter: Arc<FixedWindow>,
-    clock: Arc<dyn Clock>,
+    clock: SharedClock,
     hasher: Hasher,
     llm: Arc<crate::brain::Llm>,
     /// The workflow service, attached once the engine started (`app::start`); offline
@@ -68,12 +69,9 @@ pub struct Health {
 
 impl AppState {
     /// Builds the shared state: company lookups from the embedded data, credentials from the store.
+    /// The limiters and session tokens read the store's clock.
     pub async fn new(config: Config, store: Store) -> Result<Self, StateError> {
-        Self::with_clock(config, store, Arc::new(SystemClock)).await
-    }
-
-    /// As `new`, with the clock every limiter reads (tests move a `ManualClock`).
-    pub async fn with_clock(config: Config, store: Store, clock: Arc<dyn Clock>) -> Result<Self, StateError> {
+        let clock = Arc::clone(store.clock());
         let assets = Arc::new(AssetTable::embedded());
         let registry = crate::companies::assets::registry_json().unwrap_or_default();
         let directory = Arc::new(Directory::build(&registry, &assets)?);
@@ -86,7 +84,7 @@ impl AppState {
         let enrich_limiter = Arc::new(FixedWindow::new(config.enrich_rate_limit, 60));
         let auth_limiter = Arc::new(FixedWindow::new(limits.auth, limits.window_secs));
         let api_limiter = Arc::new(FixedWindow::new(limits.api, limits.window_secs));
-        let llm = Arc::new(crate::brain::Llm::from_settings(&config.llm)?);
+        let llm = Arc::new(crate::brain::Llm::from_settings(&config.llm, Arc::clone(&clock))?);
         let inner = Inner {
             llm,
             config,
@@ -122,7 +120,7 @@ impl AppState {
     }
 
     /// The clock every limiter reads.
-    pub fn clock(&self) -> &Arc<dyn Clock> {
+    pub fn clock(&self) -> &SharedClock {
         &self.inner.clock
     }
 

@@ -4,12 +4,12 @@ use super::AdminReply;
 use crate::domain::{Role, TeamId};
 use crate::state::AppState;
 
-fn now() -> i64 {
-    chrono::Utc::now().timestamp()
+fn now(state: &AppState) -> i64 {
+    state.clock().now_secs()
 }
 
 pub async fn create(state: &AppState, role: Role, name: &str, team: Option<TeamId>) -> AdminReply {
-    match state.sessions().create_invite(role, name, team, now()).await {
+    match state.sessions().create_invite(role, name, team, now(state)).await {
         Ok((code, summary)) => {
             let team = summary.team.as_ref().map(|t| format!(", team {t}")).unwrap_or_default();
             let message = format!(
@@ -50,7 +50,7 @@ pub async fn list(state: &AppState) -> AdminReply {
 }
 
 pub async fn revoke(state: &AppState, id: &str) -> AdminReply {
-    match state.sessions().revoke_invite(id, now()).await {
+    match state.sessions().revoke_invite(id, now(state)).await {
         Ok(s) => AdminReply::ok(
             format!("revoked invite {} and ended its sessions", s.id),
             serde_json::to_value(&s).unwrap_or_default(),

@@ -3,8 +3,8 @@
 use super::AdminReply;
 use crate::state::AppState;
 
-fn now() -> i64 {
-    chrono::Utc::now().timestamp()
+fn now(state: &AppState) -> i64 {
+    state.clock().now_secs()
 }
 
 fn when(ts: Option<i64>) -> String {
@@ -14,7 +14,7 @@ fn when(ts: Option<i64>) -> String {
 }
 
 pub async fn create(state: &AppState, tenant: &crate::domain::Tenant, name: &str) -> AdminReply {
-    match state.api_keys().create(tenant, name, now()).await {
+    match state.api_keys().create(tenant, name, now(state)).await {
         Ok((key, summary)) => {
             let message = format!(
                 "{key}\n\nkey id {} for tenant {:?}. This is the only time the key is shown; store it now.",
@@ -53,7 +53,7 @@ pub async fn list(state: &AppState) -> AdminReply {
 }
 
 pub async fn revoke(state: &AppState, id: &str) -> AdminReply {
-    match state.api_keys().revoke(id, now()).await {
+    match state.api_keys().revoke(id, now(state)).await {
         Ok(summary) => {
             AdminReply::ok(format!("revoked key {}", summary.id), serde_json::to_value(&summary).unwrap_or_default())
         }

@@ -17,7 +17,8 @@ use std::sync::{Arc, Mutex};
 use tokio::sync::{Mutex as AsyncMutex, OwnedMutexGuard};
 
 use super::AuthError;
-use crate::limits::{Clock, Decision, FixedWindow};
+use crate::clock::Clock;
+use crate::limits::{Decision, FixedWindow};
 
 /// How long a failed secret is remembered.
 pub const FAILED_TTL_SECS: u64 = 300;
@@ -165,7 +166,7 @@ fn refusal(decision: Decision, now: u64) -> AuthError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::limits::ManualClock;
+    use crate::clock::ManualClock;
 
     fn guard(clock: Arc<ManualClock>) -> AttemptGuard {
         AttemptGuard::new(AttemptLimits { per_ip: 3, per_credential: 2, window_secs: 60 }, clock)

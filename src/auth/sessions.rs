@@ -113,6 +113,9 @@ impl Sessions {
         validation.set_issuer(&[ISSUER]);
         validation.set_required_spec_claims(&["exp", "iat", "iss", "sub"]);
         validation.leeway = 0;
+        // Expiry is checked against the store's clock in `authenticate` (one clock; jsonwebtoken
+        // would read the system's).
+        validation.validate_exp = false;
         let invites = store
             .invites()
             .await?
@@ -275,6 +278,9 @@ impl Sessions {
         let data = jsonwebtoken::decode::<Claims>(token, &self.decoding, &self.validation)
             .map_err(|_| AuthError::InvalidCredentials)?;
         let claims = data.claims;
+        if claims.exp <= self.store.clock().now_secs() {
+            return Err(AuthError::InvalidCredentials);
+        }
         let invites = self.read();
         let state = invites.get(&claims.sub).ok_or(AuthError::InvalidCredentials)?;
         if state.revoked || state.version != claims.ver || state.role != claims.role {

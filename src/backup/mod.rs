@@ -12,6 +12,7 @@ pub mod schedule;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use chrono::{DateTime, Utc};
 use serde::Serialize;
 
 use crate::store::Store;
@@ -168,8 +169,8 @@ pub struct RestoreReport {
 /// Restores `input` (a verified backup) as `data`. The caller has made sure no server answers
 /// on `data`'s admin socket; here redb's lock on `data` is taken and held until the new file is
 /// in place, so no process can open either file half-way. The old file is kept as
-/// `<data>.pre-restore-<UTC time>`.
-pub fn restore(input: &Path, data: &Path) -> Result<RestoreReport, BackupError> {
+/// `<data>.pre-restore-<UTC time>` (`now`).
+pub fn restore(input: &Path, data: &Path, now: DateTime<Utc>) -> Result<RestoreReport, BackupError> {
     if !input.exists() {
         return Err(BackupError::Missing(input.to_owned()));
     }
@@ -184,7 +185,7 @@ pub fn restore(input: &Path, data: &Path) -> Result<RestoreReport, BackupError> 
     let staged = temporary(data, "restoring");
     let result = stage(input, &staged, &expected).and_then(|()| {
         let previous = match &lock {
-            Some(_) => Some(keep_previous(data)?),
+            Some(_) => Some(keep_previous(data, now)?),
             None => None,
         };
         std::fs::rename(&staged, data).map_err(io(data))?;
@@ -208,8 +209,8 @@ fn stage(input: &Path, staged: &Path, expected: &TableCounts) -> Result<(), Back
     Ok(())
 }
 
-fn keep_previous(data: &Path) -> Result<PathBuf, BackupError> {
-    let stamp = chrono::Utc::now().format("%Y%m%dT%H%M%SZ");
+fn keep_previous(data: &Path, now: DateTime<Utc>) -> Result<PathBuf, BackupError> {
+    let stamp = now.format("%Y%m%dT%H%M%SZ");
     let mut name = data.file_name().map(|n| n.to_os_string()).unwrap_or_default();
     name.push(format!(".pre-restore-{stamp}"));
     let kept = data.with_file_name(name);

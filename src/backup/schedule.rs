@@ -53,7 +53,7 @@ pub fn prune(dir: &Path, keep: usize) -> Result<usize, BackupError> {
 /// One scheduled run: back up, then apply retention. The summary goes into the job record.
 pub async fn run_once(store: &Store, settings: &BackupSettings) -> Result<String, BackupError> {
     std::fs::create_dir_all(&settings.dir).map_err(super::io(&settings.dir))?;
-    let out = settings.dir.join(file_name(chrono::Utc::now()));
+    let out = settings.dir.join(file_name(store.clock().utc()));
     let report = create_online(store, &out).await?;
     let (dir, keep) = (settings.dir.clone(), settings.keep);
     let pruned = tokio::task::spawn_blocking(move || prune(&dir, keep))

@@ -65,7 +65,8 @@ async fn the_context_stays_within_budget_with_30k_org_entries_and_500_messages()
     assert_eq!(store.memory_index().len(), 34_003);
 
     let llm =
-        super::Llm::from_settings(&crate::config::LlmLayer::default().validate().expect("demo")).expect("demo model");
+        super::Llm::from_settings(&crate::config::LlmLayer::default().validate().expect("demo"), store.clock().clone())
+            .expect("demo model");
     let directory = Directory::build(&registry_json().unwrap_or_default(), &AssetTable::embedded()).expect("dir");
     let principal =
         Principal { sub: "u1".into(), role: Role::Viewer, name: "u".into(), team: TeamId::parse("sales").ok() };

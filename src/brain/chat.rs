@@ -97,8 +97,8 @@ pub struct Cleared {
     pub message: String,
 }
 
-fn record(role: &str, content: &str, unanswered: bool) -> ChatRecord {
-    ChatRecord { role: role.into(), content: content.into(), at_ms: chrono::Utc::now().timestamp_millis(), unanswered }
+fn record(role: &str, content: &str, unanswered: bool, at_ms: i64) -> ChatRecord {
+    ChatRecord { role: role.into(), content: content.into(), at_ms, unanswered }
 }
 
 /// The summary replacing `folded`: the previous summary, then one line per folded message,
@@ -197,7 +197,8 @@ pub async fn chat(
     let who = format!("user:{}", principal.sub);
     match llm.call(store, &who, TaskType::Research, context.system, context.turns, MAX_OUTPUT_TOKENS).await {
         Ok(reply) => {
-            let records = vec![record("user", message, false), record("assistant", &reply.text, false)];
+            let now = store.now_ms();
+            let records = vec![record("user", message, false, now), record("assistant", &reply.text, false, now)];
             let conversation_id = store.append_chat(&principal.sub, records, HISTORY_LIMIT, summarize).await?;
             tracing::debug!(input = reply.input_tokens, output = reply.output_tokens, "the model answered");
             Ok(ChatReply {
@@ -208,7 +209,14 @@ pub async fn chat(
         }
         Err(e) => {
             tracing::warn!(error = %e, "the model did not answer a chat message");
-            store.append_chat(&principal.sub, vec![record("user", message, true)], HISTORY_LIMIT, summarize).await?;
+            store
+                .append_chat(
+                    &principal.sub,
+                    vec![record("user", message, true, store.now_ms())],
+                    HISTORY_LIMIT,
+                    summarize,
+                )
+                .await?;
             Err(BrainError::Model(e))
         }
     }
@@ -242,7 +250,7 @@ mod tests {
 
     #[test]
     fn summaries_keep_every_folded_message_in_brief_and_stay_bounded() {
-        let folded = [record("user", "hello there", false), record("assistant", &"long ".repeat(100), false)];
+        let folded = [record("user", "hello there", false, 0), record("assistant", &"long ".repeat(100), false, 0)];
         let s = summarize(None, &folded, 1);
         assert_eq!(s.role, SUMMARY_ROLE);
         assert!(s.content.starts_with("user: hello there") && s.content.contains("assistant: long"));

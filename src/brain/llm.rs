@@ -9,27 +9,25 @@ use super::anthropic::AnthropicModel;
 use super::demo::DemoModel;
 use super::model::{LanguageModel, ModelError, ModelReply, ModelRequest, TaskType, Turn};
 use super::openai::OpenAiModel;
+use crate::clock::SharedClock;
 use crate::config::{LlmSettings, Provider};
 use crate::store::{ModelCall, Store};
 
 pub struct Llm {
     provider: Arc<dyn LanguageModel>,
     settings: LlmSettings,
+    /// Stamps the token-ledger entries.
+    clock: SharedClock,
 }
 
 impl Llm {
-    pub fn from_settings(settings: &LlmSettings) -> Result<Self, ModelError> {
+    pub fn from_settings(settings: &LlmSettings, clock: SharedClock) -> Result<Self, ModelError> {
         let provider: Arc<dyn LanguageModel> = match settings.provider {
             Provider::Demo => Arc::new(DemoModel),
             Provider::OpenAi => Arc::new(OpenAiModel::new(settings)?),
             Provider::Anthropic => Arc::new(AnthropicModel::new(settings)?),
         };
-        Ok(Self { provider, settings: settings.clone() })
-    }
-
-    /// Any provider, e.g. a test double.
-    pub fn with_provider(provider: Arc<dyn LanguageModel>, settings: &LlmSettings) -> Self {
-        Self { provider, settings: settings.clone() }
+        Ok(Self { provider, settings: settings.clone(), clock })
     }
 
     pub fn provider(&self) -> &'static str {
@@ -81,7 +79,7 @@ impl Llm {
         let request = ModelRequest { task, model: self.model_for(task).to_owned(), system, turns, max_output_tokens };
         let reply = self.provider.complete(&request).await?;
         let call = ModelCall {
-            at_ms: chrono::Utc::now().timestamp_millis(),
+            at_ms: self.clock.now_ms(),
             who: who.to_owned(),
             model: reply.model.clone(),
             task: task.as_str().to_owned(),
@@ -155,7 +153,7 @@ mod tests {
     fn costs_come_from_the_price_table_and_turns_alternate() {
         let mut settings = LlmLayer::default().validate().unwrap();
         settings.prices.insert("m".into(), Price { input: 3.0, output: 15.0 });
-        let llm = Llm::from_settings(&settings).unwrap();
+        let llm = Llm::from_settings(&settings, crate::clock::SystemClock::shared()).unwrap();
         assert_eq!(llm.cost_micros("m", 1000, 100), 4500);
         assert_eq!(llm.cost_micros("other", 1000, 100), 0);
         let t = |s, x: &str| Turn { speaker: s, text: x.into() };

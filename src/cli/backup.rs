@@ -10,6 +10,7 @@ use clap::Args;
 use super::{CliError, DataArgs};
 use crate::admin::{self, AdminRequest, client::ClientError};
 use crate::backup;
+use crate::clock::{Clock, SystemClock};
 
 /// How long the CLI waits for a running server to finish a backup.
 const ONLINE_BACKUP_LIMIT: Duration = Duration::from_secs(6 * 60 * 60);
@@ -71,7 +72,7 @@ pub(super) fn restore(args: RestoreArgs) -> Result<(), CliError> {
     let report = runtime
         .block_on(async {
             let (input, data) = (args.input.clone(), args.data.clone());
-            tokio::task::spawn_blocking(move || backup::restore(&input, &data)).await
+            tokio::task::spawn_blocking(move || backup::restore(&input, &data, SystemClock.utc())).await
         })
         .map_err(CliError::runtime)?
         .map_err(CliError::runtime)?;

@@ -28,7 +28,8 @@ pub(super) fn worker(args: WorkerArgs) -> Result<(), CliError> {
     crate::telemetry::init(config.log_format, &config.log_level);
     runtime()?.block_on(async move {
         let directory = crate::companies::directory::Directory::embedded().map_err(CliError::runtime)?;
-        let llm = crate::brain::Llm::from_settings(&config.llm).map_err(CliError::runtime)?;
+        let clock = crate::clock::SystemClock::shared();
+        let llm = crate::brain::Llm::from_settings(&config.llm, Arc::clone(&clock)).map_err(CliError::runtime)?;
         let compute =
             crate::workflows::compute_activities(&Arc::new(llm), &Arc::new(directory)).map_err(CliError::runtime)?;
         let shutdown = CancellationToken::new();
@@ -38,6 +39,7 @@ pub(super) fn worker(args: WorkerArgs) -> Result<(), CliError> {
             &config.temporal,
             &config.workflows,
             Role::ComputeOnly(compute),
+            clock,
             shutdown.clone(),
         )
         .map_err(CliError::runtime)?;

@@ -3,13 +3,15 @@
 //! and shared by every subscriber. The bus is bounded: a subscriber that falls more than
 //! `CAPACITY` messages behind is told it lagged (and `/ws` closes it) instead of the bus
 //! growing. Events carry no secrets and no memory values, so viewers see what admins see.
-//! Imports nothing of ours.
+//! Imports nothing of ours but the clock.
 
 use std::sync::Arc;
 
 use serde::Serialize;
 use serde_json::{Value, json};
 use tokio::sync::broadcast;
+
+use crate::clock::SharedClock;
 
 /// Messages kept for a slow subscriber before it lags.
 pub const CAPACITY: usize = 256;
@@ -35,18 +37,19 @@ pub type Message = Arc<str>;
 #[derive(Clone)]
 pub struct Events {
     tx: broadcast::Sender<Message>,
-}
-
-impl Default for Events {
-    fn default() -> Self {
-        Self::new()
-    }
+    clock: SharedClock,
 }
 
 impl Events {
-    pub fn new() -> Self {
+    /// A bus stamping its messages with `clock`.
+    pub fn new(clock: SharedClock) -> Self {
         let (tx, _) = broadcast::channel(CAPACITY);
-        Self { tx }
+        Self { tx, clock }
+    }
+
+    /// The clock messages are stamped with.
+    pub fn clock(&self) -> &SharedClock {
+        &self.clock
     }
 
     /// Publishes one event; nothing happens when nobody listens.
@@ -54,7 +57,7 @@ impl Events {
         if self.tx.receiver_count() == 0 {
             return;
         }
-        let at = chrono::Utc::now().format("%Y-%m-%dT%H:%M:%S%.3fZ").to_string();
+        let at = self.clock.utc().format("%Y-%m-%dT%H:%M:%S%.3fZ").to_string();
         let message = json!({ "type": kind, "at": at, "data": data }).to_string();
         // An error only means every subscriber left in the meantime.
         let _ = self.tx.send(Arc::from(message));
@@ -83,7 +86,7 @@ mod tests {
 
     #[tokio::test]
     async fn subscribers_receive_typed_messages_and_slow_ones_lag() {
-        let events = Events::new();
+        let events = Events::new(crate::clock::SystemClock::shared());
         events.publish(MEMORY_WRITTEN, json!({"lost": true}));
         let mut rx = events.subscribe();
         events.publish(MEMORY_WRITTEN, json!({"key": "k"}));

@@ -62,7 +62,7 @@ pub fn routes(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = R
         .and_then(move |id: String, caller: Principal, update: DealUpdate| {
             let state = s.clone();
             async move {
-                let today = CalendarDate::from_naive(chrono::Utc::now().date_naive());
+                let today = CalendarDate::from_naive(state.clock().utc().date_naive());
                 let admin = caller.require_admin().map_err(ApiError::from)?;
                 let deal = deals::update(state.store(), admin, &id, update, today).await.map_err(ApiError::from)?;
                 Ok::<_, Rejection>(warp::reply::json(&deal))

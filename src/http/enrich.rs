@@ -110,7 +110,7 @@ fn answer(state: &AppState, key_tenant: Tenant, query: &EnrichQuery) -> Result<R
     let domain = domain.map_err(|e| ApiError::BadRequest(e.to_string()))?;
     let ticker = nonempty(&query.ticker).map(|t| Ticker::parse(&t)).transpose();
     let ticker = ticker.map_err(|e| ApiError::BadRequest(e.to_string()))?;
-    let now = chrono::Utc::now();
+    let now = state.clock().utc();
     let reply = enrich::enrich(state.directory(), domain.as_ref(), ticker.as_ref(), Some(key_tenant), now)?;
     Ok(warp::reply::json(&reply).into_response())
 }

@@ -57,7 +57,7 @@ fn secure_cookies(state: &AppState) -> bool {
 }
 
 async fn login(state: AppState, body: LoginRequest) -> Result<Response, ApiError> {
-    let now = chrono::Utc::now().timestamp();
+    let now = state.clock().now_secs();
     let (token, role) = state.sessions().login(body.invite_code.trim(), now).await.map_err(|e| match e {
         AuthError::InvalidCredentials => ApiError::Unauthorized("that invite code is not valid".into()),
         other => other.into(),

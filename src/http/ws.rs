@@ -84,7 +84,7 @@ async fn send(tx: &mut futures_util::stream::SplitSink<WebSocket, Message>, mess
 async fn serve(socket: WebSocket, principal: Principal, events: Events) {
     let mut rx = events.subscribe();
     let (mut tx, mut incoming) = socket.split();
-    let hello = json!({ "type": "connected", "at": chrono::Utc::now().to_rfc3339(), "data": { "role": principal.role.as_str() } });
+    let hello = json!({ "type": "connected", "at": events.clock().utc().to_rfc3339(), "data": { "role": principal.role.as_str() } });
     if !send(&mut tx, Message::text(hello.to_string())).await {
         return;
     }

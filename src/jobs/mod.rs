@@ -52,13 +52,9 @@ impl JobSpec {
     }
 }
 
-fn now_ms() -> i64 {
-    chrono::Utc::now().timestamp_millis()
-}
-
 /// Runs a job once and records the run in `store`. A panic inside the job is caught and recorded.
 pub async fn run_once(store: &Store, spec: &JobSpec) -> JobRun {
-    let started_at_ms = now_ms();
+    let started_at_ms = store.now_ms();
     let work = tokio::spawn((spec.run)());
     let outcome = match work.await {
         Ok(result) => result.map_err(|e| crate::error::chain(e.as_ref())),
@@ -67,7 +63,7 @@ pub async fn run_once(store: &Store, spec: &JobSpec) -> JobRun {
     let run = JobRun {
         job: spec.name.clone(),
         started_at_ms,
-        ended_at_ms: now_ms(),
+        ended_at_ms: store.now_ms(),
         ok: outcome.is_ok(),
         error: outcome.as_ref().err().cloned(),
     };
@@ -171,7 +167,7 @@ pub struct LastRun {
 
 /// Every configured job with its last recorded run and its next tick.
 pub async fn status(state: &AppState) -> Result<Vec<JobStatus>, crate::store::StoreError> {
-    let now = chrono::Utc::now();
+    let now = state.clock().utc();
     let mut out = Vec::new();
     for spec in all(state) {
         let last = state.store().last_job_run(&spec.name).await?.map(|r| LastRun {

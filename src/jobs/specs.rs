@@ -5,9 +5,10 @@ use std::sync::Arc;
 
 use super::JobSpec;
 use crate::auth::keys::ApiKeys;
+use crate::clock::Clock;
 use crate::config::BackupSettings;
 use crate::domain::WorkflowStatus;
-use crate::limits::{Clock, NamedLimiter};
+use crate::limits::NamedLimiter;
 use crate::state::AppState;
 use crate::store::Store;
 use crate::workflows::Workflows;
@@ -51,7 +52,7 @@ pub fn metrics_rollup(schedule: &str, store: Store) -> JobSpec {
     JobSpec::new(METRICS_ROLLUP, schedule, move || {
         let store = store.clone();
         async move {
-            let at = metrics::rollup_all(&store, chrono::Utc::now().timestamp()).await?;
+            let at = metrics::rollup_all(&store, store.clock().now_secs()).await?;
             store.events().publish(
                 crate::events::METRICS_ROLLUP,
                 serde_json::json!({ "views": metrics::VIEWS, "computedAt": at }),

@@ -1,6 +1,6 @@
 //! Fixed-window rate limiting, exact under concurrency (one mutex around the counters). A
 //! window is `[k·w, (k+1)·w)` in unix seconds, so every limiter agrees on when it resets.
-//! Time comes from one injected `Clock` (the system clock in production, a `ManualClock` in
+//! Time comes from the injected `crate::clock::Clock` (the system clock in production, a `ManualClock` in
 //! tests, so a test moves time instead of waiting for it). Counters can be snapshotted and
 //! restored, so windows survive a restart.
 
@@ -8,47 +8,6 @@ pub mod persist;
 
 use std::collections::HashMap;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering};
-
-/// Where every limiter (and anything else that counts in windows) reads the time.
-pub trait Clock: Send + Sync + 'static {
-    /// Unix seconds.
-    fn now(&self) -> u64;
-}
-
-/// The operating system's clock.
-#[derive(Debug, Default, Clone, Copy)]
-pub struct SystemClock;
-
-impl Clock for SystemClock {
-    fn now(&self) -> u64 {
-        unix_now()
-    }
-}
-
-/// A clock that only moves when told to (tests).
-#[derive(Debug, Default)]
-pub struct ManualClock(AtomicU64);
-
-impl ManualClock {
-    pub fn at(unix_secs: u64) -> Self {
-        Self(AtomicU64::new(unix_secs))
-    }
-
-    pub fn set(&self, unix_secs: u64) {
-        self.0.store(unix_secs, Ordering::SeqCst);
-    }
-
-    pub fn advance(&self, secs: u64) {
-        self.0.fetch_add(secs, Ordering::SeqCst);
-    }
-}
-
-impl Clock for ManualClock {
-    fn now(&self) -> u64 {
-        self.0.load(Ordering::SeqCst)
-    }
-}
 
 /// One counter of a limiter, as persisted: its key, window index and count.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -171,13 +130,10 @@ pub struct NamedLimiter {
     pub limiter: std::sync::Arc<FixedWindow>,
 }
 
-pub fn unix_now() -> u64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::clock::{Clock, ManualClock};
 
     #[test]
     fn the_limit_holds_within_a_window_and_resets_after() {

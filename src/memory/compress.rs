@@ -116,8 +116,9 @@ pub async fn compress_worker(store: &Store, llm: &Llm, worker_id: &str) -> Resul
     );
     let turns = vec![Turn { speaker: Speaker::User, text: listing }];
     let reply = llm.call(store, worker_id, TaskType::Fast, system, turns, (DEFAULT_BUDGET_TOKENS / 4) as u32).await?;
-    let now_ms = chrono::Utc::now().timestamp_millis();
-    let summary_key = format!("summary-{}", chrono::Utc::now().format("%Y%m%dT%H%M%S%3f"));
+    let now = store.clock().utc();
+    let now_ms = now.timestamp_millis();
+    let summary_key = format!("summary-{}", now.format("%Y%m%dT%H%M%S%3f"));
     let plan = FoldPlan {
         worker: worker_id.to_owned(),
         scope: scope.to_string(),

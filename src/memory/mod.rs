@@ -113,7 +113,7 @@ async fn write_entry(store: &Store, author: &str, request: WriteRequest) -> Resu
         tags: request.tags,
         if_version: request.if_version,
         author: author.to_owned(),
-        now_ms: chrono::Utc::now().timestamp_millis(),
+        now_ms: store.now_ms(),
     };
     match store.write_memory(write).await? {
         MemoryOutcome::Written { record, created } => {

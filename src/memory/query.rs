@@ -158,7 +158,7 @@ pub(super) async fn known_worker(
 
 pub async fn health(store: &Store, worker_id: &str) -> Result<HealthReport, MemoryError> {
     let (_, records) = known_worker(store, worker_id).await?;
-    let now = chrono::Utc::now().timestamp_millis();
+    let now = store.now_ms();
     let tokens: u64 = records.iter().map(entry_tokens).sum();
     let utilization = (tokens as f64 / DEFAULT_BUDGET_TOKENS as f64 * 1000.0).round() / 1000.0;
     let status = match utilization {

@@ -81,7 +81,7 @@ impl Notifications {
         text: String,
         workflow_id: Option<String>,
     ) -> Result<(), StoreError> {
-        let now = chrono::Utc::now().timestamp_millis();
+        let now = self.store.now_ms();
         let record = OutboxRecord {
             id,
             event: event.to_owned(),
@@ -104,9 +104,7 @@ impl Notifications {
         let Some(sink) = self.sink.clone() else { return };
         loop {
             let wait = match self.deliver_due(sink.as_ref()).await {
-                Ok(Some(next_ms)) => {
-                    Duration::from_millis((next_ms - chrono::Utc::now().timestamp_millis()).max(1) as u64)
-                }
+                Ok(Some(next_ms)) => Duration::from_millis((next_ms - self.store.now_ms()).max(1) as u64),
                 Ok(None) => IDLE_POLL,
                 Err(e) => {
                     tracing::warn!(error = %e, "could not read the notification outbox");
@@ -125,14 +123,14 @@ impl Notifications {
     async fn deliver_due(&self, sink: &dyn Notifier) -> Result<Option<i64>, StoreError> {
         let mut next: Option<i64> = None;
         for mut record in self.store.undelivered().await? {
-            let now = chrono::Utc::now().timestamp_millis();
+            let now = self.store.now_ms();
             if record.next_attempt_ms > now {
                 next = Some(next.map_or(record.next_attempt_ms, |n| n.min(record.next_attempt_ms)));
                 continue;
             }
             record.attempts += 1;
             match sink.deliver(&record.text).await {
-                Ok(()) => record.delivered_ms = Some(chrono::Utc::now().timestamp_millis()),
+                Ok(()) => record.delivered_ms = Some(self.store.now_ms()),
                 Err(e) => {
                     let backoff = (BACKOFF_BASE_MS << record.attempts.min(20)).min(BACKOFF_CAP_MS);
                     tracing::warn!(id = %record.id, attempts = record.attempts, error = %e, "notification not delivered; will retry");

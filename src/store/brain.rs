@@ -67,13 +67,14 @@ fn read_thread(db: &redb::Database, sub: &str) -> Result<(Option<ThreadRecord>, 
 }
 
 /// Appends `records` to the thread of `sub` and folds the oldest messages into the summary
-/// while the thread is over `limit`; returns the conversation id.
+/// while the thread is over `limit` (the summary stamped `now_ms`); returns the conversation id.
 fn append(
     txn: &WriteTransaction,
     sub: &str,
     records: &[ChatRecord],
     limit: usize,
     summarize: Summarize,
+    now_ms: i64,
 ) -> Result<String, StoreError> {
     let mut threads = txn.open_table(BRAIN_THREADS)?;
     let mut thread: ThreadRecord = match threads.get(sub)? {
@@ -99,7 +100,7 @@ fn append(
     let fold_count = (all.len() - limit + limit / 10).min(all.len() - 1).max(2);
     let (previous, folded): (Vec<_>, Vec<_>) = all[..fold_count].iter().partition(|(_, r)| r.role == SUMMARY_ROLE);
     let folded_records: Vec<ChatRecord> = folded.iter().map(|(_, r)| r.clone()).collect();
-    let summary = summarize(previous.last().map(|(_, r)| r), &folded_records, chrono::Utc::now().timestamp_millis());
+    let summary = summarize(previous.last().map(|(_, r)| r), &folded_records, now_ms);
     let mut archive = txn.open_table(BRAIN_ARCHIVE)?;
     for (key, record) in &folded {
         archive.insert(key.as_str(), codec::encode(record)?.as_slice())?;
@@ -126,10 +127,10 @@ impl Store {
         limit: usize,
         summarize: Summarize,
     ) -> Result<String, StoreError> {
-        let sub = sub.to_owned();
+        let (sub, now_ms) = (sub.to_owned(), self.now_ms());
         self.blocking(move |db| {
             let txn = db.begin_write()?;
-            let id = append(&txn, &sub, &records, limit, summarize)?;
+            let id = append(&txn, &sub, &records, limit, summarize, now_ms)?;
             txn.commit()?;
             Ok(id)
         })

@@ -27,6 +27,8 @@ use std::sync::Arc;
 
 use redb::Database;
 
+use crate::clock::{SharedClock, SystemClock};
+
 pub use api_keys::{ApiKeyRecord, UsageDelta};
 pub use brain::{ChatRecord, ModelCall, SUMMARY_ROLE, Summarize, ThreadRecord};
 pub use codec::{CodecError, SCHEMA_VERSION};
@@ -94,6 +96,8 @@ pub struct Store {
     workflow_log: Arc<workflows::WorkflowLog>,
     /// Word index over the live memory entries, kept current by `memory_log`.
     memory_index: Arc<MemoryIndex>,
+    /// The clock every service stamps its records with (`crate::clock`).
+    clock: SharedClock,
 }
 
 /// redb's page cache per open database, at most. redb's default (1 GiB) fills as the file
@@ -116,6 +120,11 @@ impl Store {
     /// Opens (or creates) the database file and every table. A file held by another process
     /// is reported as `AlreadyInUse`, never waited on.
     pub fn open(path: &Path) -> Result<Self, StoreError> {
+        Self::open_with_clock(path, SystemClock::shared())
+    }
+
+    /// As `open`, stamping records with `clock` (tests move a `ManualClock`).
+    pub fn open_with_clock(path: &Path, clock: SharedClock) -> Result<Self, StoreError> {
         let db = db_builder().create(path).map_err(|source| match source {
             redb::DatabaseError::DatabaseAlreadyOpen => StoreError::AlreadyInUse(path.to_owned()),
             source => StoreError::Open { path: path.to_owned(), source },
@@ -125,11 +134,22 @@ impl Store {
         Ok(Self {
             db: Arc::new(db),
             path: path.to_owned(),
-            events: crate::events::Events::new(),
+            events: crate::events::Events::new(Arc::clone(&clock)),
             memory_log: Arc::new(memory::MemoryLog::new(Arc::clone(&memory_index))),
             memory_index,
             workflow_log: Arc::default(),
+            clock,
         })
+    }
+
+    /// The clock records are stamped with.
+    pub fn clock(&self) -> &SharedClock {
+        &self.clock
+    }
+
+    /// Unix milliseconds by `clock`.
+    pub fn now_ms(&self) -> i64 {
+        self.clock.now_ms()
     }
 
     pub fn path(&self) -> &Path {

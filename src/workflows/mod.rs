@@ -78,7 +78,11 @@ pub async fn start_engine(
         Mode::Temporal => Arc::new(start_temporal(
             &config.temporal,
             &config.workflows,
-            temporal_engine::runner::Role::Appliance { activities, serve_compute: config.temporal.serve_compute },
+            temporal_engine::runner::Role::Appliance {
+                activities: Box::new(activities),
+                serve_compute: config.temporal.serve_compute,
+            },
+            Arc::clone(state.store().clock()),
             shutdown,
         )?),
     };
@@ -102,6 +106,7 @@ pub fn start_temporal(
     temporal: &crate::config::TemporalSettings,
     workflows: &crate::config::WorkflowSettings,
     role: temporal_engine::runner::Role,
+    clock: crate::clock::SharedClock,
     shutdown: CancellationToken,
 ) -> Result<temporal_engine::TemporalEngine, EngineError> {
     let options =
@@ -124,5 +129,5 @@ pub fn start_temporal(
         }
     });
     let settings = temporal_engine::RunSettings::new(workflows, &temporal.task_queue, &temporal.compute_task_queue);
-    Ok(temporal_engine::TemporalEngine::new(client, health, settings))
+    Ok(temporal_engine::TemporalEngine::new(client, health, settings, clock))
 }

@@ -214,3 +214,23 @@ async fn sessions_survive_a_restart_with_the_generated_secret() {
     let (_, log) = server.terminate();
     assert!(!log.contains(&token), "tokens never reach the log");
 }
+
+/// One clock: the app started on a `ManualClock` stamps what it writes with it and expires its
+/// session tokens by it (not by the machine's time).
+#[tokio::test]
+async fn the_injected_clock_stamps_writes_and_expires_sessions() {
+    let clock = std::sync::Arc::new(gtms::clock::ManualClock::at(1_900_000_000));
+    let app = crate::helpers::spawn_app_with_clock(clock.clone(), |_| {}).await;
+    let admin = app.token(Role::Admin).await;
+    let body = serde_json::json!({"scope": "org", "key": "clock", "value": "v"});
+    let res = crate::memory::write(&app, &admin, body).await;
+    assert_eq!(res.status(), 201);
+    let entry: serde_json::Value = res.json().await.expect("json");
+    assert_eq!(entry["updatedAt"], "2030-03-17T17:46:40.000Z", "{entry}");
+    let me = || app.authed(reqwest::Method::GET, "/api/workers", &admin).send();
+    clock.advance(gtms::auth::sessions::SESSION_SECS as u64 - 1);
+    assert_eq!(me().await.expect("get").status(), 200);
+    clock.advance(1);
+    assert_envelope(me().await.expect("get"), 401, "unauthorized").await;
+    app.stop().await;
+}

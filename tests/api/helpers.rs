@@ -86,7 +86,7 @@ pub async fn spawn_app_with(adjust: impl FnOnce(&mut Layer)) -> TestApp {
 }
 
 /// As `spawn_app_with`, with the clock every limiter reads.
-pub async fn spawn_app_with_clock(clock: Arc<gtms::limits::ManualClock>, adjust: impl FnOnce(&mut Layer)) -> TestApp {
+pub async fn spawn_app_with_clock(clock: Arc<gtms::clock::ManualClock>, adjust: impl FnOnce(&mut Layer)) -> TestApp {
     start_in_with_clock(tempfile::tempdir().expect("temp dir"), clock, adjust).await
 }
 
@@ -94,7 +94,7 @@ impl TestApp {
     /// Stops the app gracefully and starts it again on the same data file, reading `clock`.
     pub async fn restart_with_clock(
         mut self,
-        clock: Arc<gtms::limits::ManualClock>,
+        clock: Arc<gtms::clock::ManualClock>,
         adjust: impl FnOnce(&mut Layer),
     ) -> TestApp {
         if let Some(app) = self.app.take() {
@@ -107,7 +107,7 @@ impl TestApp {
 
 async fn start_in_with_clock(
     dir: TempDir,
-    clock: Arc<gtms::limits::ManualClock>,
+    clock: Arc<gtms::clock::ManualClock>,
     adjust: impl FnOnce(&mut Layer),
 ) -> TestApp {
     let mut layer =

@@ -142,7 +142,7 @@ async fn tool_calls_over_the_per_credential_limit_are_is_error_results() {
 
 #[tokio::test]
 async fn the_tool_call_limit_reads_the_injected_clock() {
-    let clock = std::sync::Arc::new(gtms::limits::ManualClock::at(6_000_000 + 10));
+    let clock = std::sync::Arc::new(gtms::clock::ManualClock::at(6_000_000 + 10));
     let app = spawn_app_with_clock(clock.clone(), |l| l.mcp_rate_limit = Some(1)).await;
     let (key, _) = app.api_key("acme").await;
     let session = RawSession::open(&app.base, &key).await;

@@ -4,8 +4,8 @@
 
 use std::sync::Arc;
 
+use gtms::clock::ManualClock;
 use gtms::domain::Role;
-use gtms::limits::ManualClock;
 
 use crate::envelope::assert_envelope;
 use crate::helpers::{Binary, TestApp, spawn_app, spawn_app_with, spawn_app_with_clock};

@@ -222,7 +222,7 @@ impl McpTool for CompanyEnrich {
             Caller::ApiKey { tenant, .. } => Some(tenant.clone()),
             Caller::Workspace(_) => None,
         };
-        let now = chrono::Utc::now();
+        let now = ctx.state.clock().utc();
         Ok(enrich::enrich(ctx.state.directory(), domain.as_ref(), ticker.as_ref(), tenant, now)?)
     }
 }

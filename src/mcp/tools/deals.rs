@@ -98,7 +98,7 @@ impl McpTool for DealUpdateTool {
         json!({ "id": "deal-001", "changes": { "nextStep": "Send the order form" } })
     }
     async fn run(ctx: &ToolContext, a: DealUpdateArgs) -> Result<DealDetail, ToolError> {
-        let today = CalendarDate::from_naive(chrono::Utc::now().date_naive());
+        let today = CalendarDate::from_naive(ctx.state.clock().utc().date_naive());
         Ok(deals::update(ctx.state.store(), ctx.admin()?, &a.id, a.changes, today).await?)
     }
 }

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use super::{Inner, now_ms};
+use super::Inner;
 use crate::domain::{StepStatus, WorkflowStatus};
 use crate::store::{Wait, WorkflowRecord};
 use crate::workflows::activities::{ActivityError, CallLog, StepCall};
@@ -48,7 +48,7 @@ impl Inner {
     /// Whether the workflow waits for something that has not happened yet; a lapsed gate or a
     /// due retry lets it continue.
     fn is_blocked(&self, record: &WorkflowRecord) -> bool {
-        let now = now_ms();
+        let now = self.now_ms();
         if let Some(approval) = record.approval.as_ref().filter(|a| a.is_pending()) {
             return approval.deadline_ms.is_none_or(|deadline| deadline > now);
         }
@@ -92,7 +92,7 @@ impl Inner {
             Wait::Retry { step: s, attempt, .. } if s == step => attempt + 1,
             _ => 1,
         };
-        let started = now_ms();
+        let started = self.now_ms();
         let log = CallLog::default();
         let call =
             StepCall { workflow_id: &record.id, worker: &record.worker, step, index: record.steps.len(), log: &log };
@@ -110,7 +110,7 @@ impl Inner {
                     step,
                     StepStatus::Completed,
                     started,
-                    now_ms(),
+                    self.now_ms(),
                     &output,
                     attempt,
                 ));
@@ -125,7 +125,7 @@ impl Inner {
                     .retry_base_ms
                     .saturating_mul(1 << (attempt - 1).min(20))
                     .min(self.settings.retry_max_ms);
-                let at_ms = now_ms() + backoff as i64;
+                let at_ms = self.now_ms() + backoff as i64;
                 tracing::warn!(workflow = %record.id, step, attempt, error = %e, retry_in_ms = backoff, "activity failed; retrying");
                 record.wait = Wait::Retry { step: step.to_owned(), attempt, at_ms, error: e.to_string() };
                 if self.save(record.clone(), previous).await?.is_some() {
@@ -141,7 +141,7 @@ impl Inner {
                     step,
                     StepStatus::Failed,
                     started,
-                    now_ms(),
+                    self.now_ms(),
                     &json!({"error": e.to_string()}),
                     attempt,
                 ));
@@ -159,7 +159,7 @@ impl Inner {
         deadline_secs: Option<u64>,
     ) -> Result<Next, EngineError> {
         let previous = record.status;
-        let index = transitions::open_gate(&mut record, step, summary, now_ms(), deadline_secs);
+        let index = transitions::open_gate(&mut record, step, summary, self.now_ms(), deadline_secs);
         // Queued before the state is saved: a crash in between re-queues the same id (once).
         let (id, text) = transitions::approval_notice(&record, index);
         self.activities.notifications.queue(id, "approval.requested", text, Some(record.id.clone())).await?;
@@ -175,7 +175,7 @@ impl Inner {
     /// Records that nobody decided before the gate's deadline.
     async fn lapse(&self, mut record: WorkflowRecord, step: String) -> Result<Next, EngineError> {
         let previous = record.status;
-        transitions::lapse(&mut record, &step, now_ms());
+        transitions::lapse(&mut record, &step, self.now_ms());
         if let Some(saved) = self.save(record, previous).await? {
             announce::step(&self.store, &saved, &step, "lapsed");
         }
@@ -188,7 +188,7 @@ impl Inner {
         step: &str,
         children: Vec<ChildSpec>,
     ) -> Result<Next, EngineError> {
-        let started = now_ms();
+        let started = self.now_ms();
         let mut ids = Vec::new();
         for (n, child) in children.into_iter().enumerate() {
             let id = format!("{}-{}", record.id, n + 1);
@@ -209,7 +209,7 @@ impl Inner {
             step,
             StepStatus::Completed,
             started,
-            now_ms(),
+            self.now_ms(),
             &json!({"children": ids}),
             1,
         ));
@@ -245,13 +245,13 @@ impl Inner {
             }
         }
         let previous = record.status;
-        let started = record.steps.last().and_then(|s| s.finished_ms).unwrap_or_else(now_ms);
+        let started = record.steps.last().and_then(|s| s.finished_ms).unwrap_or_else(|| self.now_ms());
         record.wait = Wait::Nothing;
         record.steps.push(transitions::step_record(
             step,
             StepStatus::Completed,
             started,
-            now_ms(),
+            self.now_ms(),
             &json!({"children": ends}),
             1,
         ));
@@ -269,7 +269,7 @@ impl Inner {
         error: Option<String>,
     ) -> Result<Next, EngineError> {
         let previous = record.status;
-        transitions::end(&mut record, status, result, error, now_ms());
+        transitions::end(&mut record, status, result, error, self.now_ms());
         if status == WorkflowStatus::Failed {
             // Queued before the end is saved, so a crash in between cannot lose it.
             let (id, text) = transitions::failure_notice(&record);

@@ -39,8 +39,11 @@ struct Inner {
     shutdown: CancellationToken,
 }
 
-fn now_ms() -> i64 {
-    chrono::Utc::now().timestamp_millis()
+impl Inner {
+    /// The store's clock, in unix milliseconds.
+    fn now_ms(&self) -> i64 {
+        self.store.now_ms()
+    }
 }
 
 impl DemoEngine {
@@ -53,7 +56,7 @@ impl DemoEngine {
     ) -> Result<Self, EngineError> {
         let inner = Arc::new_cyclic(|weak| Inner {
             executors: Arc::new(Semaphore::new(settings.executors)),
-            timers: Timers::spawn(weak.clone(), shutdown.clone()),
+            timers: Timers::spawn(weak.clone(), Arc::clone(store.clock()), shutdown.clone()),
             store,
             activities,
             settings,
@@ -112,7 +115,7 @@ impl Inner {
 
     /// Records a new workflow and queues it; `Exists` when the id is taken.
     async fn create(self: Arc<Self>, new: NewWorkflow) -> Result<WorkflowRecord, EngineError> {
-        let now = now_ms();
+        let now = self.now_ms();
         let record =
             WorkflowRecord::started(new.id.clone(), new.kind(), new.worker, new.params.to_text(), new.parent, now);
         let Some(saved) = self.save(record, WorkflowStatus::Running).await? else {
@@ -147,7 +150,7 @@ impl Inner {
         mut record: WorkflowRecord,
         previous: WorkflowStatus,
     ) -> Result<Option<WorkflowRecord>, EngineError> {
-        record.updated_ms = now_ms();
+        record.updated_ms = self.now_ms();
         let run = (record.status != previous || record.revision == 0).then(|| super::ledger_row(&record));
         let expected = (record.revision > 0).then_some(record.revision);
         match self.store.write_workflow(WorkflowWrite { record, expected, run }).await? {
@@ -176,7 +179,7 @@ impl Engine for DemoEngine {
                 let mut record =
                     self.inner.store.workflow(id).await?.ok_or_else(|| EngineError::NotFound(id.to_owned()))?;
                 let previous = record.status;
-                let now = now_ms();
+                let now = self.inner.now_ms();
                 if !crate::workflows::transitions::decide(&mut record, &signal, now) {
                     return Err(EngineError::NothingPending(id.to_owned()));
                 }

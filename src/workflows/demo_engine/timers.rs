@@ -11,6 +11,7 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use super::Inner;
+use crate::clock::SharedClock;
 
 #[derive(Clone)]
 pub struct Timers {
@@ -18,9 +19,9 @@ pub struct Timers {
 }
 
 impl Timers {
-    pub fn spawn(engine: Weak<Inner>, shutdown: CancellationToken) -> Self {
+    pub fn spawn(engine: Weak<Inner>, clock: SharedClock, shutdown: CancellationToken) -> Self {
         let (tx, rx) = mpsc::unbounded_channel();
-        tokio::spawn(run(engine, rx, shutdown));
+        tokio::spawn(run(engine, clock, rx, shutdown));
         Self { tx }
     }
 
@@ -30,10 +31,15 @@ impl Timers {
     }
 }
 
-async fn run(engine: Weak<Inner>, mut rx: mpsc::UnboundedReceiver<(i64, String)>, shutdown: CancellationToken) {
+async fn run(
+    engine: Weak<Inner>,
+    clock: SharedClock,
+    mut rx: mpsc::UnboundedReceiver<(i64, String)>,
+    shutdown: CancellationToken,
+) {
     let mut heap: BinaryHeap<Reverse<(i64, String)>> = BinaryHeap::new();
     loop {
-        let now = chrono::Utc::now().timestamp_millis();
+        let now = clock.now_ms();
         while heap.peek().is_some_and(|Reverse((at, _))| *at <= now) {
             let Some(Reverse((_, id))) = heap.pop() else { break };
             match engine.upgrade() {

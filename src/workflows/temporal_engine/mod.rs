@@ -35,6 +35,7 @@ pub use messages::RunSettings;
 use messages::{DecisionInput, StartInput};
 
 use super::engine::{ApprovalSignal, Engine, EngineError, NewWorkflow};
+use crate::clock::SharedClock;
 use crate::domain::{WorkflowStatus, WorkflowType};
 use crate::store::WorkflowRecord;
 
@@ -46,11 +47,13 @@ pub struct TemporalEngine {
     client: Arc<OnceLock<Client>>,
     health: Health,
     settings: RunSettings,
+    /// Stamps the record a start answers with (the workflow's own times are Temporal's).
+    clock: SharedClock,
 }
 
 impl TemporalEngine {
-    pub fn new(client: Arc<OnceLock<Client>>, health: Health, settings: RunSettings) -> Self {
-        Self { client, health, settings }
+    pub fn new(client: Arc<OnceLock<Client>>, health: Health, settings: RunSettings, clock: SharedClock) -> Self {
+        Self { client, health, settings, clock }
     }
 
     /// The client, when the cluster is reachable; otherwise the 503 the API answers.
@@ -102,7 +105,7 @@ impl TemporalEngine {
             client.start_workflow(T::run, input, options).await.map(|_| ())
         });
         match started {
-            Ok(()) => Ok(initial_record(&new)),
+            Ok(()) => Ok(initial_record(&new, self.clock.now_ms())),
             Err(WorkflowStartError::AlreadyStarted { .. }) => Err(EngineError::Exists(new.id)),
             Err(e) => Err(unavailable(&format!("Temporal refused the start: {e}"))),
         }
@@ -167,8 +170,7 @@ fn unavailable(why: &str) -> EngineError {
     EngineError::Unavailable(why.to_owned())
 }
 
-fn initial_record(new: &NewWorkflow) -> WorkflowRecord {
-    let now = chrono::Utc::now().timestamp_millis();
+fn initial_record(new: &NewWorkflow, now: i64) -> WorkflowRecord {
     WorkflowRecord::started(
         new.id.clone(),
         new.kind(),

@@ -23,7 +23,7 @@ use crate::workflows::activities::{Activities, Compute};
 pub enum Role {
     /// The appliance: its queue (workflows + redb activities) and, when `serve_compute`, the
     /// compute queue.
-    Appliance { activities: Activities, serve_compute: bool },
+    Appliance { activities: Box<Activities>, serve_compute: bool },
     /// A `gtms worker` process: the compute queue only.
     ComputeOnly(Compute),
 }
@@ -127,7 +127,7 @@ async fn run_once(
     let mut workers = Vec::new();
     if let Role::Appliance { activities, .. } = role {
         let options = WorkerOptions::new(queues.appliance.clone())
-            .register_activities(ApplianceActivities { activities: activities.clone() })
+            .register_activities(ApplianceActivities { activities: Activities::clone(activities) })
             .build();
         workers.push(Worker::new(runtime, client.clone(), workflow_types::register(options)?)?);
     }
