@@ -87,12 +87,11 @@ pub async fn start_with_clock(config: Config, clock: crate::clock::SharedClock) 
     let admin_listener = admin::server::bind(&socket)
         .map_err(|source| AppError::AdminSocket { path: socket.display().to_string(), source })?;
 
-    let state = AppState::new(config, store).await?;
+    seed_workspace(&config, &store).await?;
+    let (tasks, shutdown) = (TaskTracker::new(), CancellationToken::new());
+    let state = AppState::with_engine(config, store, &tasks, shutdown.clone()).await?;
     restore_rate_windows(&state).await?;
     let first_code = first_start_invite(&state).await?;
-    seed_workspace(&state).await?;
-    let shutdown = CancellationToken::new();
-    state.attach_workflows(crate::workflows::start_engine(&state, shutdown.clone()).await?);
     let scheduler = jobs::Scheduler::start(state.store().clone(), jobs::all(&state)).await?;
     let scheme = if tls.is_some() { "https" } else { "http" };
     tracing::info!(
@@ -102,7 +101,6 @@ pub async fn start_with_clock(config: Config, clock: crate::clock::SharedClock) 
     if let Some(code) = first_code {
         announce_first_start(state.config().log_format, &format!("{scheme}://{addr}/"), &code);
     }
-    let tasks = TaskTracker::new();
     tasks.spawn(crate::prometheus::upkeep(shutdown.clone()));
     tasks.spawn(admin::server::run(state.clone(), admin_listener, socket, shutdown.clone(), tasks.clone()));
     let token = shutdown.clone();
@@ -178,13 +176,13 @@ fn announce_first_start(format: crate::config::LogFormat, url: &str, code: &str)
 
 /// Loads the demo workspace on the first start (never again), then makes sure every metric
 /// view has a rollup before the first request.
-async fn seed_workspace(state: &AppState) -> Result<(), AppError> {
-    if state.config().seed_demo_workspace && crate::demo::seed_once(state.store()).await? {
+async fn seed_workspace(config: &Config, store: &Store) -> Result<(), AppError> {
+    if config.seed_demo_workspace && crate::demo::seed_once(store).await? {
         tracing::info!("loaded the demo workspace (workers, deals, accounts, history)");
     }
-    if state.store().rollup(crate::metrics::PipelineView::NAME).await?.is_none() {
-        let job = jobs::metrics_rollup(&state.config().schedules.metrics_rollup, state.store().clone());
-        jobs::run_once(state.store(), &job).await;
+    if store.rollup(crate::metrics::PipelineView::NAME).await?.is_none() {
+        let job = jobs::metrics_rollup(&config.schedules.metrics_rollup, store.clone());
+        jobs::run_once(store, &job).await;
     }
     Ok(())
 }
@@ -193,6 +191,7 @@ async fn seed_workspace(state: &AppState) -> Result<(), AppError> {
 pub async fn run(config: Config) -> Result<(), AppError> {
     let signals = shutdown::Signals::listen().map_err(AppError::Signals)?;
     let app = start(config).await?;
-    tokio::spawn(signals.cancel_on_signal(app.shutdown_token()));
-    app.wait().await
+    // The signal listener ends when the token is cancelled by anyone; the app then drains.
+    let (_, stopped) = tokio::join!(signals.cancel_on_signal(app.shutdown_token()), app.wait());
+    stopped
 }

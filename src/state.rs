@@ -7,6 +7,9 @@ use std::time::Instant;
 
 use serde::Serialize;
 
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+
 use crate::auth::AuthError;
 use crate::auth::guard::AttemptGuard;
 use crate::auth::keys::ApiKeys;
@@ -28,6 +31,8 @@ pub enum StateError {
     Auth(#[from] AuthError),
     #[error("language model: {0}")]
     Llm(#[from] crate::brain::ModelError),
+    #[error("workflow engine: {0}")]
+    Engine(#[from] crate::workflows::EngineError),
 }
 
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -50,9 +55,8 @@ struct Inner {
     clock: SharedClock,
     hasher: Hasher,
     llm: Arc<crate::brain::Llm>,
-    /// The workflow service, attached once the engine started (`app::start`); offline
-    /// commands never start one.
-    workflows: std::sync::OnceLock<crate::workflows::Workflows>,
+    /// The workflow service; offline commands (`AppState::new`) run none.
+    workflows: Option<crate::workflows::Workflows>,
     started: Instant,
 }
 
@@ -69,8 +73,29 @@ pub struct Health {
 
 impl AppState {
     /// Builds the shared state: company lookups from the embedded data, credentials from the store.
-    /// The limiters and session tokens read the store's clock.
+    /// The state of an offline command: no workflow engine runs. The limiters and session
+    /// tokens read the store's clock.
     pub async fn new(config: Config, store: Store) -> Result<Self, StateError> {
+        Self::build(config, store, None).await
+    }
+
+    /// The server's state: built in dependency order — company data, model router, then the
+    /// workflow engine of the configured mode over them (its tasks in `tasks`, stopping with
+    /// `shutdown`), then the state holding all of it.
+    pub async fn with_engine(
+        config: Config,
+        store: Store,
+        tasks: &TaskTracker,
+        shutdown: CancellationToken,
+    ) -> Result<Self, StateError> {
+        Self::build(config, store, Some((tasks, shutdown))).await
+    }
+
+    async fn build(
+        config: Config,
+        store: Store,
+        engine: Option<(&TaskTracker, CancellationToken)>,
+    ) -> Result<Self, StateError> {
         let clock = Arc::clone(store.clock());
         let assets = Arc::new(AssetTable::embedded());
         let registry = crate::companies::assets::registry_json().unwrap_or_default();
@@ -85,6 +110,14 @@ impl AppState {
         let auth_limiter = Arc::new(FixedWindow::new(limits.auth, limits.window_secs));
         let api_limiter = Arc::new(FixedWindow::new(limits.api, limits.window_secs));
         let llm = Arc::new(crate::brain::Llm::from_settings(&config.llm, Arc::clone(&clock))?);
+        let workflows = match engine {
+            Some((tasks, shutdown)) => {
+                let parts =
+                    crate::workflows::EngineParts { config: &config, store: &store, llm: &llm, directory: &directory };
+                Some(crate::workflows::start_engine(parts, tasks, shutdown).await?)
+            }
+            None => None,
+        };
         let inner = Inner {
             llm,
             config,
@@ -98,7 +131,7 @@ impl AppState {
             api_limiter,
             clock,
             hasher,
-            workflows: std::sync::OnceLock::new(),
+            workflows,
             started: Instant::now(),
         };
         Ok(Self { inner: Arc::new(inner) })
@@ -171,16 +204,11 @@ impl AppState {
         &self.inner.llm
     }
 
-    /// Attaches the workflow service (once; a second call is ignored).
-    pub fn attach_workflows(&self, workflows: crate::workflows::Workflows) {
-        let _ = self.inner.workflows.set(workflows);
-    }
-
     /// The workflow service; `Unavailable` when no engine runs in this process.
     pub fn workflows(&self) -> Result<&crate::workflows::Workflows, crate::workflows::EngineError> {
         self.inner
             .workflows
-            .get()
+            .as_ref()
             .ok_or_else(|| crate::workflows::EngineError::Unavailable("no workflow engine runs in this process".into()))
     }
 
@@ -205,7 +233,7 @@ impl AppState {
     }
 
     pub fn health(&self) -> Health {
-        let temporal = match (self.inner.workflows.get(), self.inner.config.mode) {
+        let temporal = match (self.inner.workflows.as_ref(), self.inner.config.mode) {
             (Some(w), _) => w.engine().connection(),
             (None, Mode::Demo) => "disabled",
             (None, Mode::Temporal) => "disconnected",

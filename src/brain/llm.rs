@@ -100,66 +100,17 @@ pub async fn record(store: &Store, call: ModelCall) {
     }
 }
 
-/// Consecutive turns of one speaker joined into one (some APIs require alternating roles).
-pub fn alternating(turns: &[Turn]) -> Vec<Turn> {
-    let mut out: Vec<Turn> = Vec::with_capacity(turns.len());
-    for t in turns {
-        match out.last_mut() {
-            Some(last) if last.speaker == t.speaker => {
-                last.text.push_str("\n\n");
-                last.text.push_str(&t.text);
-            }
-            _ => out.push(t.clone()),
-        }
-    }
-    out
-}
-
-/// A reqwest client with the configured timeout (rustls only).
-pub fn http_client(settings: &LlmSettings) -> Result<reqwest::Client, ModelError> {
-    reqwest::Client::builder()
-        .timeout(std::time::Duration::from_secs(settings.timeout_secs))
-        .connect_timeout(std::time::Duration::from_secs(settings.timeout_secs.min(10)))
-        .build()
-        .map_err(|e| ModelError::Unreachable(format!("building the HTTP client: {e}")))
-}
-
-/// Maps a transport error; never includes request headers (the key).
-pub fn transport_error(e: reqwest::Error, timeout_secs: u64) -> ModelError {
-    if e.is_timeout() {
-        ModelError::Timeout(timeout_secs)
-    } else {
-        ModelError::Unreachable(e.without_url().to_string())
-    }
-}
-
-/// Reads a JSON reply, or a status error with the start of the body.
-pub async fn json_reply(res: reqwest::Response, timeout_secs: u64) -> Result<serde_json::Value, ModelError> {
-    let status = res.status();
-    let body = res.text().await.map_err(|e| transport_error(e, timeout_secs))?;
-    if !status.is_success() {
-        return Err(ModelError::Status { status: status.as_u16(), detail: super::demo::clip(&body, 300) });
-    }
-    serde_json::from_str(&body).map_err(|e| ModelError::BadReply(e.to_string()))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::brain::model::Speaker;
     use crate::config::{LlmLayer, Price};
 
     #[test]
-    fn costs_come_from_the_price_table_and_turns_alternate() {
+    fn costs_come_from_the_price_table() {
         let mut settings = LlmLayer::default().validate().unwrap();
         settings.prices.insert("m".into(), Price { input: 3.0, output: 15.0 });
         let llm = Llm::from_settings(&settings, crate::clock::SystemClock::shared()).unwrap();
         assert_eq!(llm.cost_micros("m", 1000, 100), 4500);
         assert_eq!(llm.cost_micros("other", 1000, 100), 0);
-        let t = |s, x: &str| Turn { speaker: s, text: x.into() };
-        let turns = [t(Speaker::User, "a"), t(Speaker::User, "b"), t(Speaker::Assistant, "c")];
-        let merged = alternating(&turns);
-        assert_eq!(merged.len(), 2);
-        assert_eq!(merged[0].text, "a\n\nb");
     }
 }

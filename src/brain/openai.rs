@@ -6,8 +6,8 @@
 use futures_util::future::BoxFuture;
 use serde_json::{Value, json};
 
-use super::llm::{alternating, http_client, json_reply, transport_error};
 use super::model::{LanguageModel, ModelError, ModelReply, ModelRequest};
+use super::provider_http::{alternating, http_client, json_reply, transport_error};
 use crate::config::{LlmSettings, Secret};
 
 pub struct OpenAiModel {

@@ -32,7 +32,7 @@ pub(super) fn worker(args: WorkerArgs) -> Result<(), CliError> {
         let llm = crate::brain::Llm::from_settings(&config.llm, Arc::clone(&clock)).map_err(CliError::runtime)?;
         let compute =
             crate::workflows::compute_activities(&Arc::new(llm), &Arc::new(directory)).map_err(CliError::runtime)?;
-        let shutdown = CancellationToken::new();
+        let (tasks, shutdown) = (tokio_util::task::TaskTracker::new(), CancellationToken::new());
         let signals = crate::shutdown::Signals::listen()
             .map_err(|e| CliError::Runtime(format!("cannot listen for signals: {e}")))?;
         let engine = crate::workflows::start_temporal(
@@ -40,6 +40,7 @@ pub(super) fn worker(args: WorkerArgs) -> Result<(), CliError> {
             &config.workflows,
             Role::ComputeOnly(compute),
             clock,
+            &tasks,
             shutdown.clone(),
         )
         .map_err(CliError::runtime)?;
@@ -51,6 +52,8 @@ pub(super) fn worker(args: WorkerArgs) -> Result<(), CliError> {
         );
         signals.cancel_on_signal(shutdown.clone()).await;
         drop(engine);
+        tasks.close();
+        tasks.wait().await;
         Ok(())
     })
 }

@@ -14,6 +14,9 @@ use crate::error::{ErrorKind, ServiceError, chain};
 /// id, slug or key) always says something else, so the two can be told apart.
 pub const NO_SUCH_ROUTE: &str = "no such route";
 
+/// Largest request body any route accepts (413 beyond it).
+pub const BODY_LIMIT: usize = 64 * 1024;
+
 /// The body of every non-2xx answer.
 #[derive(Debug, serde::Serialize, schemars::JsonSchema)]
 pub struct ErrorEnvelope {
@@ -196,7 +199,7 @@ pub async fn recover(rejection: Rejection) -> Result<Response, Infallible> {
     } else if rejection.find::<LengthRequired>().is_some() {
         ApiError::LengthRequired
     } else if rejection.find::<PayloadTooLarge>().is_some() {
-        ApiError::PayloadTooLarge(super::filters::BODY_LIMIT)
+        ApiError::PayloadTooLarge(BODY_LIMIT)
     } else if rejection.find::<UnsupportedMediaType>().is_some() {
         ApiError::UnsupportedMediaType("unsupported content type".into())
     } else {

@@ -8,10 +8,7 @@ use futures_util::StreamExt;
 use serde::de::DeserializeOwned;
 use warp::{Filter, Rejection};
 
-use super::error::ApiError;
-
-/// Largest request body any route accepts.
-pub const BODY_LIMIT: usize = 64 * 1024;
+use super::error::{ApiError, BODY_LIMIT};
 
 /// The TCP peer, as inserted by the accept loop (warp's own `remote()` is `None` there).
 #[derive(Debug, Clone, Copy)]

@@ -4,14 +4,11 @@
 //! request extension (`CallContext`).
 
 use std::collections::BTreeSet;
-use std::sync::Arc;
 
 use super::error::ToolError;
-use super::registry::{Registry, ToolDef, Toolset};
-use crate::auth::AdminProof;
+use super::toolset::Toolset;
 use crate::auth::sessions::Principal;
 use crate::domain::Tenant;
-use crate::state::AppState;
 
 /// The name of the read-only preset in a toolset list.
 pub const READONLY_PRESET: &str = "readonly";
@@ -99,8 +96,9 @@ impl Selection {
         Ok(Self { toolsets, read_only })
     }
 
-    pub fn admits(&self, tool: &ToolDef) -> bool {
-        self.toolsets.contains(&tool.toolset) && (!self.read_only || tool.read_only())
+    /// Whether a tool of `toolset` (read-only or not) is within the selection.
+    pub fn admits(&self, toolset: Toolset, read_only: bool) -> bool {
+        self.toolsets.contains(&toolset) && (!self.read_only || read_only)
     }
 
     pub fn toolsets(&self) -> impl Iterator<Item = Toolset> + '_ {
@@ -128,26 +126,6 @@ pub enum SelectionError {
 pub struct CallContext {
     pub caller: Caller,
     pub selection: Selection,
-}
-
-/// What a running tool may use.
-pub struct ToolContext {
-    pub state: AppState,
-    pub caller: Caller,
-    pub selection: Selection,
-    pub registry: Arc<Registry>,
-}
-
-impl ToolContext {
-    /// The workspace user behind the call, for services that decide what a role may do.
-    pub fn principal(&self) -> Result<&Principal, ToolError> {
-        self.caller.principal()
-    }
-
-    /// The proof a write tool hands its service: a workspace token of an admin.
-    pub fn admin(&self) -> Result<AdminProof<'_>, ToolError> {
-        Ok(self.principal()?.require_admin()?)
-    }
 }
 
 #[cfg(test)]

@@ -13,9 +13,10 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 
-use super::context::{CallContext, Caller, ToolContext};
+use super::context::{CallContext, Caller};
 use super::error::ToolError;
 use super::registry::Registry;
+use super::registry::ToolContext;
 use crate::limits::FixedWindow;
 use crate::state::AppState;
 
@@ -58,7 +59,7 @@ impl GtmsMcp {
     }
 
     async fn run(&self, cc: CallContext, request: CallToolRequestParams) -> Result<CallToolResult, McpError> {
-        let Some(tool) = self.shared.registry.get(&request.name).filter(|t| cc.selection.admits(t)) else {
+        let Some(tool) = self.shared.registry.get(&request.name).filter(|t| t.admitted_by(&cc.selection)) else {
             return Err(McpError::invalid_params(
                 format!("unknown tool {:?}; tools/list shows the tools of this connection's toolsets", request.name),
                 None,
@@ -117,7 +118,8 @@ impl ServerHandler for GtmsMcp {
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
         let cc = self.call_context(&context)?;
-        let tools = self.shared.registry.all().iter().filter(|t| cc.selection.admits(t)).map(|t| t.to_tool()).collect();
+        let tools =
+            self.shared.registry.all().iter().filter(|t| t.admitted_by(&cc.selection)).map(|t| t.to_tool()).collect();
         Ok(ListToolsResult::with_all_items(tools))
     }
 

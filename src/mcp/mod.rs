@@ -11,6 +11,7 @@ mod guide;
 mod handler;
 mod registry;
 mod tools;
+mod toolset;
 
 use std::convert::Infallible;
 use std::net::SocketAddr;

@@ -14,39 +14,30 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::context::ToolContext;
+use super::context::{Caller, Selection};
 use super::error::ToolError;
+pub use super::toolset::Toolset;
+use crate::auth::AdminProof;
+use crate::auth::sessions::Principal;
+use crate::state::AppState;
 
-/// The groups a client can select with `?toolsets=` or `X-MCP-Toolsets`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Toolset {
-    Company,
-    Workers,
-    Deals,
-    Memory,
-    Brain,
-    Metrics,
-    Coordinator,
+/// What a running tool may use.
+pub struct ToolContext {
+    pub state: AppState,
+    pub caller: Caller,
+    pub selection: Selection,
+    pub registry: Arc<Registry>,
 }
 
-impl Toolset {
-    pub const ALL: [Toolset; 7] =
-        [Self::Company, Self::Workers, Self::Deals, Self::Memory, Self::Brain, Self::Metrics, Self::Coordinator];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Company => "company",
-            Self::Workers => "workers",
-            Self::Deals => "deals",
-            Self::Memory => "memory",
-            Self::Brain => "brain",
-            Self::Metrics => "metrics",
-            Self::Coordinator => "coordinator",
-        }
+impl ToolContext {
+    /// The workspace user behind the call, for services that decide what a role may do.
+    pub fn principal(&self) -> Result<&Principal, ToolError> {
+        self.caller.principal()
     }
 
-    pub fn parse(s: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|t| t.as_str() == s)
+    /// The proof a write tool hands its service: a workspace token of an admin.
+    pub fn admin(&self) -> Result<AdminProof<'_>, ToolError> {
+        Ok(self.principal()?.require_admin()?)
     }
 }
 
@@ -91,6 +82,11 @@ pub struct ToolDef {
 }
 
 impl ToolDef {
+    /// Whether `selection` lets a client see and call this tool.
+    pub fn admitted_by(&self, selection: &Selection) -> bool {
+        selection.admits(self.toolset, self.read_only())
+    }
+
     /// Registers `T`.
     pub fn of<T: McpTool>() -> Self
     where

@@ -8,23 +8,18 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::json;
 
+use super::budget::{DEFAULT_BUDGET_TOKENS, entry_tokens};
 use super::entry::iso_ms;
 use super::query::known_worker;
 use super::{MAX_VALUE_BYTES, MemoryError};
 use crate::auth::AdminProof;
-use crate::brain::model::{Speaker, Turn, estimate_tokens};
+use crate::brain::model::{Speaker, Turn};
 use crate::brain::{Llm, TaskType};
 use crate::domain::MemoryScope;
 use crate::events::MEMORY_COMPRESSED;
 use crate::store::{FoldPlan, MemoryOutcome, MemoryRecord, Store};
 
-/// Token budget of one worker's scope.
-pub const DEFAULT_BUDGET_TOKENS: u64 = 4000;
 pub const COMPRESSION_AUTHOR: &str = "memory-compression";
-
-pub fn entry_tokens(r: &MemoryRecord) -> u64 {
-    estimate_tokens(&r.key) + estimate_tokens(&r.value) + r.tags.iter().map(|t| estimate_tokens(t)).sum::<u64>()
-}
 
 /// Which entries to fold: none while the scope is within `budget`; otherwise the oldest
 /// unpinned ones until what stays is at most half the budget (or nothing unpinned is left).

@@ -5,11 +5,13 @@
 //! Writes need an admin (`principal.require`) or come from the appliance itself (workflows,
 //! compression); each is durable before it returns and is announced as `memory.written`.
 
+mod budget;
 mod compress;
 mod entry;
 mod query;
 
-pub use compress::{CompressionReport, DEFAULT_BUDGET_TOKENS, compress, compress_all, compress_worker, entry_tokens};
+pub use budget::{DEFAULT_BUDGET_TOKENS, entry_tokens};
+pub use compress::{CompressionReport, compress, compress_all, compress_worker};
 pub use entry::{HistoryVersion, KeyHistory, MemoryEntry, WriteRequest, iso_ms};
 pub use query::{
     HealthReport, ScopeTree, SearchHit, SearchResults, Tree, TreeKey, WorkerMemory, health, project, search, tree,

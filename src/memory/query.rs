@@ -8,7 +8,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::MemoryError;
-use super::compress::{DEFAULT_BUDGET_TOKENS, entry_tokens};
+use super::budget::{DEFAULT_BUDGET_TOKENS, entry_tokens};
 use super::entry::{MemoryEntry, iso_ms};
 use crate::brain::demo::words;
 use crate::domain::MemoryScope;

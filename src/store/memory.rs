@@ -12,22 +12,9 @@ use serde::{Deserialize, Serialize};
 
 use super::group_commit::GroupCommit;
 use super::memory_index::MemoryIndex;
+use super::memory_record::{MemoryOutcome, MemoryRecord};
 use super::tables::{MEMORY, MEMORY_ARCHIVE, MEMORY_COMPRESSIONS, MEMORY_VERSIONS, RecordTable};
 use super::{Store, StoreError, codec};
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct MemoryRecord {
-    pub scope: String,
-    pub key: String,
-    pub value: String,
-    pub pinned: bool,
-    pub tags: Vec<String>,
-    pub version: u64,
-    /// Unix milliseconds.
-    pub created_at: i64,
-    pub updated_at: i64,
-    pub author: String,
-}
 
 /// A write as the service decided it; `pinned`/`tags` left `None` keep the previous values.
 #[derive(Debug, Clone)]
@@ -63,24 +50,6 @@ pub struct CompressionRecord {
     pub at: i64,
     pub folded: Vec<String>,
     pub summary_key: String,
-}
-
-#[derive(Debug, Clone)]
-pub enum MemoryOutcome {
-    Written {
-        record: MemoryRecord,
-        created: bool,
-    },
-    /// `if_version` did not match the live version (0 when absent).
-    Stale {
-        current: u64,
-    },
-    Folded {
-        summary: MemoryRecord,
-        folded: Vec<String>,
-    },
-    /// An entry of the plan changed since it was planned; nothing was applied.
-    Changed,
 }
 
 #[derive(Debug, Clone)]

@@ -8,7 +8,7 @@
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::RwLock;
 
-use super::memory::{MemoryOutcome, MemoryRecord};
+use super::memory_record::{MemoryOutcome, MemoryRecord};
 use crate::domain::search_words;
 
 /// What the index knows of one live entry.

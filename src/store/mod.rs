@@ -12,6 +12,7 @@ mod group_commit;
 mod invites;
 mod memory;
 mod memory_index;
+mod memory_record;
 mod meta;
 #[cfg(test)]
 mod migrations_test;
@@ -33,8 +34,9 @@ pub use api_keys::{ApiKeyRecord, UsageDelta};
 pub use brain::{ChatRecord, ModelCall, SUMMARY_ROLE, Summarize, ThreadRecord};
 pub use codec::{CodecError, SCHEMA_VERSION};
 pub use invites::InviteRecord;
-pub use memory::{CompressionRecord, FoldPlan, MemoryOutcome, MemoryRecord, MemoryWrite, VersionState};
+pub use memory::{CompressionRecord, FoldPlan, MemoryWrite, VersionState};
 pub use memory_index::{IndexedEntry, MemoryIndex, ScopeFilter};
+pub use memory_record::{MemoryOutcome, MemoryRecord};
 pub use meta::BootRecord;
 pub use rate_windows::{RateWindowCount, RateWindowsRecord};
 pub use rollups::{JOB_RUNS_KEPT, JobRun, Rollup};

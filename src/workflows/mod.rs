@@ -21,6 +21,7 @@ pub mod views;
 use std::sync::Arc;
 
 use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
 
 pub use engine::{ApprovalSignal, Engine, EngineError, NewWorkflow};
 pub use params::{ParamError, WorkflowParams};
@@ -50,29 +51,40 @@ pub fn ledger_row(w: &WorkflowRecord) -> RunRecord {
     }
 }
 
+/// What an engine is built over (`AppState` builds these first, then the engine).
+#[derive(Clone, Copy)]
+pub struct EngineParts<'a> {
+    pub config: &'a crate::config::Config,
+    pub store: &'a crate::store::Store,
+    pub llm: &'a Arc<crate::brain::Llm>,
+    pub directory: &'a Arc<crate::companies::directory::Directory>,
+}
+
 /// Starts the engine of the configured mode — the demo engine in-process, or the temporal
 /// engine (its connection, health probe and workers run in the background, reconnecting by
-/// themselves) — over the state's store, model router and company data, with notification
-/// delivery; all of it stops with `shutdown`. The only place that knows which engine runs.
+/// themselves) — over the store, model router and company data, with notification delivery;
+/// every task it spawns is in `tasks`, and all of it stops with `shutdown`. The only place that
+/// knows which engine runs.
 pub async fn start_engine(
-    state: &crate::state::AppState,
+    parts: EngineParts<'_>,
+    tasks: &TaskTracker,
     shutdown: CancellationToken,
 ) -> Result<Workflows, EngineError> {
-    let config = state.config();
+    let EngineParts { config, store, llm, directory } = parts;
     let sink: Option<Arc<dyn crate::notify::Notifier>> = match &config.workflows.notify_webhook_url {
         Some(url) => Some(Arc::new(crate::notify::Webhook::new(url.clone()).map_err(EngineError::Unavailable)?)),
         None => None,
     };
-    let notifications = crate::notify::Notifications::new(state.store().clone(), sink);
-    tokio::spawn(notifications.clone().run(shutdown.clone()));
+    let notifications = crate::notify::Notifications::new(store.clone(), sink);
+    tasks.spawn(notifications.clone().run(shutdown.clone()));
     let activities = activities::Activities {
-        compute: compute_activities(state.llm(), state.directory())?,
-        store: state.store().clone(),
+        compute: compute_activities(llm, directory)?,
+        store: store.clone(),
         notifications: notifications.clone(),
     };
     let engine: Arc<dyn Engine> = match config.mode {
         Mode::Demo => Arc::new(
-            demo_engine::DemoEngine::start(state.store().clone(), activities, config.workflows.clone(), shutdown)
+            demo_engine::DemoEngine::start(store.clone(), activities, config.workflows.clone(), tasks, shutdown)
                 .await?,
         ),
         Mode::Temporal => Arc::new(start_temporal(
@@ -82,11 +94,12 @@ pub async fn start_engine(
                 activities: Box::new(activities),
                 serve_compute: config.temporal.serve_compute,
             },
-            Arc::clone(state.store().clock()),
+            Arc::clone(store.clock()),
+            tasks,
             shutdown,
         )?),
     };
-    Ok(Workflows::new(engine, state.store().clone(), notifications))
+    Ok(Workflows::new(engine, store.clone(), notifications))
 }
 
 /// The compute activities over the model router, the embedded company data and the seeded
@@ -107,6 +120,7 @@ pub fn start_temporal(
     workflows: &crate::config::WorkflowSettings,
     role: temporal_engine::runner::Role,
     clock: crate::clock::SharedClock,
+    tasks: &TaskTracker,
     shutdown: CancellationToken,
 ) -> Result<temporal_engine::TemporalEngine, EngineError> {
     let options =
@@ -118,12 +132,13 @@ pub fn start_temporal(
         compute: temporal.compute_task_queue.clone(),
     };
     let (cell, probe, namespace) = (Arc::clone(&client), health.clone(), temporal.namespace.clone());
-    tokio::spawn(async move {
+    let spawner = tasks.clone();
+    tasks.spawn(async move {
         let Some(connected) = temporal_engine::connection::connect(options, &namespace, &shutdown).await else {
             return;
         };
         let _ = cell.set(connected.clone());
-        tokio::spawn(probe.watch(connected.clone(), shutdown.clone()));
+        spawner.spawn(probe.watch(connected.clone(), shutdown.clone()));
         if let Err(e) = temporal_engine::runner::spawn(connected, role, queues, shutdown) {
             tracing::error!(error = %e, "temporal: cannot start the worker thread");
         }

@@ -7,8 +7,8 @@ use serde_json::{Value, json};
 use super::directory::NoArgs;
 use super::memory::principal;
 use crate::brain::chat::{self, ChatReply, ChatRequest, Cleared, History};
-use crate::mcp::context::ToolContext;
 use crate::mcp::error::ToolError;
+use crate::mcp::registry::ToolContext;
 use crate::mcp::registry::{McpTool, Toolset};
 
 pub struct BrainChat;

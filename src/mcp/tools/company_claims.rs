@@ -12,8 +12,8 @@ use crate::companies::enrich::ScoredSignal;
 use crate::companies::query::{self, StatementFilter};
 use crate::companies::seed::{Executive, Statement, Subsidiary};
 use crate::domain::{Claim, SignalKind};
-use crate::mcp::context::ToolContext;
 use crate::mcp::error::ToolError;
+use crate::mcp::registry::ToolContext;
 use crate::mcp::registry::{McpTool, Toolset};
 
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -13,8 +13,8 @@ use crate::companies::enrich::{self, EnrichReply};
 use crate::companies::query;
 use crate::domain::{DomainName, Ticker};
 use crate::mcp::context::Caller;
-use crate::mcp::context::ToolContext;
 use crate::mcp::error::ToolError;
+use crate::mcp::registry::ToolContext;
 use crate::mcp::registry::{McpTool, Toolset};
 
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -7,8 +7,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::{PageInfo, page};
-use crate::mcp::context::ToolContext;
 use crate::mcp::error::ToolError;
+use crate::mcp::registry::ToolContext;
 use crate::mcp::registry::{Access, McpTool, Toolset};
 use crate::workflows::service::RunRequest;
 use crate::workflows::views::{RunDetail, RunStarted, RunSummary};

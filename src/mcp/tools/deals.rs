@@ -11,8 +11,8 @@ use super::{PageInfo, page};
 use crate::companies::card::Card;
 use crate::deals::{self, DealDetail, DealFilter, DealSummary, DealUpdate, PipelineSummary};
 use crate::domain::{CalendarDate, DealType, Stage};
-use crate::mcp::context::ToolContext;
 use crate::mcp::error::ToolError;
+use crate::mcp::registry::ToolContext;
 use crate::mcp::registry::{Access, McpTool, Toolset};
 
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -11,8 +11,8 @@ use crate::companies::query::{self, StatementFilter};
 use crate::companies::seed::{Executive, Statement};
 use crate::companies::{card::Card, hubs};
 use crate::domain::{Claim, SignalKind};
-use crate::mcp::context::ToolContext;
 use crate::mcp::error::ToolError;
+use crate::mcp::registry::ToolContext;
 use crate::mcp::registry::{McpTool, Toolset};
 
 #[derive(Debug, Deserialize, JsonSchema)]

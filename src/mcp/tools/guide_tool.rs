@@ -6,8 +6,8 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::directory::NoArgs;
-use crate::mcp::context::ToolContext;
 use crate::mcp::error::ToolError;
+use crate::mcp::registry::ToolContext;
 use crate::mcp::registry::{McpTool, Toolset};
 
 #[derive(Debug, Serialize, JsonSchema)]
@@ -71,7 +71,7 @@ impl McpTool for DirectoryGuide {
                 tools: ctx
                     .registry
                     .in_toolset(t)
-                    .filter(|tool| ctx.selection.admits(tool))
+                    .filter(|tool| tool.admitted_by(&ctx.selection))
                     .map(|tool| ToolEntry {
                         name: tool.name.to_owned(),
                         description: tool.description.to_owned(),

@@ -8,8 +8,9 @@ use serde_json::{Value, json};
 
 use super::directory::NoArgs;
 use crate::auth::Principal;
-use crate::mcp::context::{Caller, ToolContext};
+use crate::mcp::context::Caller;
 use crate::mcp::error::ToolError;
+use crate::mcp::registry::ToolContext;
 use crate::mcp::registry::{Access, McpTool, Toolset};
 use crate::memory::{
     self, CompressionReport, HealthReport, KeyHistory, MemoryEntry, SearchResults, Tree, WriteRequest,

@@ -21,8 +21,8 @@ use std::sync::Arc;
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use super::context::ToolContext;
 use super::error::ToolError;
+use super::registry::ToolContext;
 use super::registry::ToolDef;
 use crate::companies::card::Card;
 pub use crate::companies::card::CompanyRef;

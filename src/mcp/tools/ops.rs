@@ -7,8 +7,8 @@ use serde_json::{Value, json};
 
 use super::directory::NoArgs;
 use crate::jobs::{self, JobStatus};
-use crate::mcp::context::ToolContext;
 use crate::mcp::error::ToolError;
+use crate::mcp::registry::ToolContext;
 use crate::mcp::registry::{McpTool, Toolset};
 use crate::metrics::{self, ConsumptionView, Latest, PipelineView, TokenView, WorkersView};
 use crate::state::Health;

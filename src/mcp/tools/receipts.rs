@@ -9,8 +9,8 @@ use super::CompanyRef;
 use super::directory::NoArgs;
 use crate::companies::query::{self, ClaimRef, QuoteMatch};
 use crate::domain::Receipt;
-use crate::mcp::context::ToolContext;
 use crate::mcp::error::ToolError;
+use crate::mcp::registry::ToolContext;
 use crate::mcp::registry::{McpTool, Toolset};
 
 #[derive(Debug, Deserialize, JsonSchema)]

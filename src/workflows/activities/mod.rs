@@ -120,6 +120,12 @@ pub struct Activities {
 }
 
 impl Activities {
+    /// Runs one activity attempt; its span names the workflow, step and activity, so every log
+    /// line of the attempt (and of the model calls in it) carries them.
+    #[tracing::instrument(
+        level = "debug", name = "activity", skip_all,
+        fields(workflow = %call.workflow_id, step = %call.step, kind = ?activity.kind)
+    )]
     pub async fn run(&self, call: StepCall<'_>, activity: &Activity) -> Result<Value, ActivityError> {
         let input = &activity.input;
         match activity.kind {

@@ -16,6 +16,7 @@ use std::sync::{Arc, Mutex};
 use futures_util::future::BoxFuture;
 use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
 
 use super::activities::Activities;
 use super::engine::{ApprovalSignal, Engine, EngineError, NewWorkflow};
@@ -36,6 +37,8 @@ struct Inner {
     scheduled: Mutex<HashMap<String, bool>>,
     executors: Arc<Semaphore>,
     timers: Timers,
+    /// The app's tasks: every workflow being advanced is one of them.
+    tasks: TaskTracker,
     shutdown: CancellationToken,
 }
 
@@ -52,11 +55,13 @@ impl DemoEngine {
         store: Store,
         activities: Activities,
         settings: WorkflowSettings,
+        tasks: &TaskTracker,
         shutdown: CancellationToken,
     ) -> Result<Self, EngineError> {
         let inner = Arc::new_cyclic(|weak| Inner {
             executors: Arc::new(Semaphore::new(settings.executors)),
-            timers: Timers::spawn(weak.clone(), Arc::clone(store.clock()), shutdown.clone()),
+            timers: Timers::spawn(weak.clone(), Arc::clone(store.clock()), tasks, shutdown.clone()),
+            tasks: tasks.clone(),
             store,
             activities,
             settings,
@@ -90,7 +95,7 @@ impl Inner {
             scheduled.insert(id.clone(), false);
         }
         let this = Arc::clone(self);
-        tokio::spawn(async move { this.drive(id).await });
+        self.tasks.spawn(async move { this.drive(id).await });
     }
 
     async fn drive(self: Arc<Self>, id: String) {

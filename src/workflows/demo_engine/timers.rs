@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
 
 use super::Inner;
 use crate::clock::SharedClock;
@@ -19,9 +20,9 @@ pub struct Timers {
 }
 
 impl Timers {
-    pub fn spawn(engine: Weak<Inner>, clock: SharedClock, shutdown: CancellationToken) -> Self {
+    pub fn spawn(engine: Weak<Inner>, clock: SharedClock, tasks: &TaskTracker, shutdown: CancellationToken) -> Self {
         let (tx, rx) = mpsc::unbounded_channel();
-        tokio::spawn(run(engine, clock, rx, shutdown));
+        tasks.spawn(run(engine, clock, rx, shutdown));
         Self { tx }
     }
 

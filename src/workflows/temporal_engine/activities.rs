@@ -13,6 +13,12 @@ use super::messages::{Event, StepInput, StepOutput, Transition};
 use crate::workflows::activities::{Activities, CallLog, Compute, StepCall};
 use crate::workflows::{announce, ledger_row};
 
+/// One step's activity attempt, in a span naming the workflow, step and activity (as the demo
+/// engine's `Activities::run`).
+#[tracing::instrument(
+    level = "debug", name = "activity", skip_all,
+    fields(workflow = %input.workflow_id, step = %input.step, kind = ?input.activity.kind)
+)]
 async fn run_step<F>(input: StepInput, run: F) -> Result<StepOutput, ActivityError>
 where
     F: AsyncFnOnce(StepCall<'_>) -> Result<serde_json::Value, crate::workflows::activities::ActivityError>,

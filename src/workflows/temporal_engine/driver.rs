@@ -18,11 +18,10 @@ use temporalio_common::error::ApplicationFailure;
 use temporalio_sdk::{
     ActivityOptions, ChildWorkflowOptions, LocalActivityOptions, WorkflowContext, WorkflowResult, WorkflowTermination,
 };
-use temporalio_workflow::{ChildWorkflowExecutionError, MemoValue};
+use temporalio_workflow::{ChildWorkflowExecutionError, ChildWorkflowStartError, MemoValue};
 
 use super::activities::{ApplianceActivities, ComputeActivities};
-use super::messages::{Event, Notice, RunSettings, StepInput, StepOutput, Transition};
-use super::workflow_types::start_child;
+use super::messages::{Event, Notice, RunSettings, StartInput, StepInput, StepOutput, Transition};
 use crate::domain::{StepStatus, WorkflowStatus, WorkflowType};
 use crate::store::{ModelCall, Wait, WorkflowRecord};
 use crate::workflows::definitions;
@@ -36,11 +35,17 @@ pub struct Script {
     pub settings: RunSettings,
 }
 
-/// What the six workflow structs share (`workflow_types`).
-pub trait Scripted: 'static {
+/// What the six workflow structs share (`workflow_types`, which implements it for each).
+pub trait Scripted: 'static + Sized {
     const KIND: WorkflowType;
     fn script(&self) -> &Script;
     fn script_mut(&mut self) -> &mut Script;
+    /// Starts a child workflow of the type `input` names; the future answers its end.
+    fn start_child(
+        ctx: &WorkflowContext<Self>,
+        input: StartInput,
+        options: ChildWorkflowOptions,
+    ) -> impl Future<Output = Result<ChildEnd, ChildWorkflowStartError>>;
 }
 
 /// A child's end: its final record, or why it failed.
@@ -233,7 +238,7 @@ async fn start_children<W: Scripted>(
         };
         let mut options = ChildWorkflowOptions::workflow_id(id.clone());
         options.task_queue = Some(settings.appliance_queue.clone());
-        children.insert(id.clone(), start_child(ctx, input, options).await?);
+        children.insert(id.clone(), W::start_child(ctx, input, options).await?);
         ids.push(id);
     }
     let finished = now(ctx);

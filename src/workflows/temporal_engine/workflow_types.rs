@@ -63,6 +63,13 @@ macro_rules! scripted_workflow {
             fn script_mut(&mut self) -> &mut Script {
                 &mut self.script
             }
+            fn start_child(
+                ctx: &WorkflowContext<Self>,
+                input: StartInput,
+                options: ChildWorkflowOptions,
+            ) -> impl Future<Output = Result<ChildEnd, ChildWorkflowStartError>> {
+                start_child(ctx, input, options)
+            }
         }
 
         #[workflow_methods]
