@@ -6,11 +6,12 @@ SHARED ?= ../shared/data
 
 # Every build is static x86-64 Linux (.cargo/config.toml names the target and crt-static).
 BIN_DIR := target/$(TARGET)
-# The binary the tests start (CARGO_BIN_EXE_gtms); `GTMS=$(TEST_BIN)` runs the data commands
-# with it instead of `cargo run` (which would build the binary again without the tests'
-# dev-only features: CI does this).
+# The binary the tests start (CARGO_BIN_EXE_gtms).
 TEST_BIN := $(BIN_DIR)/debug/gtms
-GTMS ?= $(CARGO) run --quiet --
+# The EDGAR pipeline's binary (crates/edgar). `EDGAR=$(BIN_DIR)/debug/gtms-edgar` runs the one
+# the tests built instead of `cargo run` (which would build it again without the tests'
+# dev-only features: CI does this).
+EDGAR ?= $(CARGO) run --quiet -p gtms-edgar --
 
 .PHONY: run test test-fast deps dist dist-check bench soak crash lint deny seed seed-check static-check ingest quality fuzz fuzz-smoke
 
@@ -20,12 +21,12 @@ run:
 
 ## Every test: unit, filter and end-to-end (the real app and the real binary)
 test: deps
-	$(CARGO) test --all-targets --no-fail-fast -- --test-threads=4
-	$(CARGO) test --doc
+	$(CARGO) test --workspace --all-targets --no-fail-fast -- --test-threads=4
+	$(CARGO) test --workspace --doc
 
 ## The inner loop: unit tests and in-process filter tests (warp::test), no external programs
 test-fast:
-	$(CARGO) test --lib
+	$(CARGO) test --workspace --lib
 
 ## What the tests need besides cargo (nginx, chromium, the Python MCP SDK, the Inspector, the Temporal CLI)
 deps:
@@ -41,7 +42,7 @@ dist:
 ## as `make dist`, without the release profile's fat LTO). Built as the tests build it (dev-only
 ## features unified), so after `cargo test --no-run` nothing is compiled again.
 dist-check:
-	$(CARGO) test --all-targets --no-run --quiet
+	$(CARGO) test --workspace --all-targets --no-run --quiet
 	@$(MAKE) --no-print-directory static-check STATIC_BIN=$(TEST_BIN)
 
 STATIC_BIN ?= dist/gtms
@@ -86,8 +87,8 @@ fuzz-smoke:
 
 ## Formatting and clippy, warnings as errors (CI lints during its one build instead: .ci/run)
 lint:
-	$(CARGO) fmt --check
-	$(CARGO) clippy --all-targets -- -D warnings
+	$(CARGO) fmt --all --check
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
 
 ## Licences, bans (duplicate versions called out) and sources of every dependency (deny.toml)
 deny:
@@ -102,14 +103,14 @@ ingest:
 
 ## Regenerate the company extract in seed/ from the shared EDGAR data
 seed:
-	$(CARGO) run -- edgar-extract --from $(SHARED) --out seed
+	$(EDGAR) extract --from $(SHARED) --out seed
 
 ## Regenerate into a temporary directory and fail if the committed extract differs
 seed-check:
 	@tmp=$$(mktemp -d) && trap 'rm -rf $$tmp' EXIT && \
-	$(GTMS) edgar-extract --from $(SHARED) --out $$tmp >/dev/null && \
+	$(EDGAR) extract --from $(SHARED) --out $$tmp >/dev/null && \
 	diff -q $$tmp/companies.jsonl seed/companies.jsonl && echo "seed/ is up to date"
 
 ## Signal quality against the hand-judged evaluation set (per-kind precision/recall, budgets)
 quality:
-	$(CARGO) test --test quality -- --nocapture
+	$(CARGO) test -p gtms-edgar --test quality -- --nocapture

@@ -1,6 +1,6 @@
 //! The command line: one `Command` enum and one function per command, each in the file of
 //! its group — `serve` (start the appliance), `admin_cmds` (status, keys, invites: through the
-//! admin channel or the data file), `data_cmds` (edgar-extract, ingest, export-static,
+//! admin channel or the data file), `data_cmds` (ingest, export-static,
 //! demo-generate). Usage errors print one line and exit 2; runtime errors print one line and
 //! exit 1.
 
@@ -109,22 +109,6 @@ enum Command {
     Completions(docs::CompletionsArgs),
     /// Print the gtms(1) man page, or write every page with --dir.
     Man(docs::ManArgs),
-    /// Build the receipted company extract (seed/companies.jsonl) from EDGAR documents.
-    EdgarExtract {
-        /// The shared data directory (registrants/, reference/, filings/, executives/).
-        #[arg(long)]
-        from: PathBuf,
-        /// The seed directory to write into.
-        #[arg(long)]
-        out: PathBuf,
-    },
-    /// Fetch recent 10-K, 10-Q, 8-K (+EX-99) and DEF 14A from SEC EDGAR into a corpus directory.
-    EdgarFetch(data_cmds::FetchArgs),
-    /// Signal tools: `classify` gives the extractor's verdict on JSONL sentences (stdin → stdout).
-    Signals {
-        #[command(subcommand)]
-        command: data_cmds::SignalsCommand,
-    },
 }
 
 fn parse_tenant(s: &str) -> Result<Tenant, String> {
@@ -283,9 +267,6 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::DemoGenerate { out } => data_cmds::demo_generate(&out),
         Command::Ingest { seed, out, base_url } => data_cmds::ingest(&seed, &out, &base_url),
         Command::ExportStatic { dir } => data_cmds::export_static(&dir),
-        Command::EdgarExtract { from, out } => data_cmds::edgar_extract(&from, &out),
-        Command::EdgarFetch(args) => data_cmds::edgar_fetch(args),
-        Command::Signals { command } => data_cmds::signals(command),
         Command::Backup(args) => backup::backup(args),
         Command::Restore(args) => backup::restore(args),
         Command::Completions(args) => docs::completions(args),

@@ -96,7 +96,10 @@ impl AssetTable {
     }
 }
 
+/// The internal registry's file name (every tracked company; ingest writes it, not served).
+pub const REGISTRY_FILE: &str = "registry.json";
+
 /// The embedded internal registry (every tracked company), as JSON bytes.
 pub fn registry_json() -> Option<Cow<'static, [u8]>> {
-    InternalFiles::get(super::ingest::REGISTRY_FILE).map(|f| f.data)
+    InternalFiles::get(REGISTRY_FILE).map(|f| f.data)
 }

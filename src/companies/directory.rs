@@ -69,7 +69,7 @@ impl Directory {
             dir.generated_at = value["generated_at"].as_str().unwrap_or_default().to_owned();
         }
         for company in &mut dir.companies {
-            company.best = company.card.as_deref().and_then(|card| super::enrich::best_index(card, &dir.generated_at));
+            company.best = company.card.as_deref().and_then(|card| super::rank::best_index(card, &dir.generated_at));
         }
         Ok(dir)
     }

@@ -5,18 +5,14 @@
 
 use std::sync::Arc;
 
-use chrono::NaiveDate;
-
 use serde::Serialize;
 
 use super::card::{Card, CompanyRef};
 use super::directory::{Company, Directory};
+pub use super::rank::ranked_signals;
 use super::seed::Statement;
 use crate::domain::{Claim, DomainName, Tenant, Ticker};
 use crate::error::{ErrorKind, ServiceError};
-
-/// Half-life of a signal's relevance, in days.
-const RECENCY_HALF_LIFE_DAYS: f64 = 365.0;
 
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum LookupError {
@@ -111,54 +107,4 @@ pub fn best_signal(company: &Company) -> Result<Enrichment, LookupError> {
     let (index, score) = company.best.ok_or(LookupError::NoSignal)?;
     let signal = card.why_now.get(index).ok_or(LookupError::NoSignal)?.clone();
     Ok(Enrichment { card: Arc::clone(card), signal, score })
-}
-
-/// The position in `why_now` of the card's best signal as of `as_of`, with its score.
-pub fn best_index(card: &Card, as_of: &str) -> Option<(usize, f64)> {
-    let (best, score) = ranked_signals(card, as_of).into_iter().next()?;
-    let index = card.why_now.iter().position(|c| std::ptr::eq(c, best))?;
-    Some((index, score))
-}
-
-/// Every statement of a card with its score, best first: higher score, then the newer
-/// filing, then card order (the sort is stable).
-pub fn ranked_signals<'a>(card: &'a Card, as_of: &str) -> Vec<(&'a Claim<Statement>, f64)> {
-    let as_of = NaiveDate::parse_from_str(as_of, "%Y-%m-%d").ok();
-    let mut ranked: Vec<(&Claim<Statement>, f64)> = card.why_now.iter().map(|c| (c, score(c, as_of))).collect();
-    ranked.sort_by(|(a, sa), (b, sb)| sb.total_cmp(sa).then_with(|| b.receipt().filed().cmp(a.receipt().filed())));
-    ranked
-}
-
-/// Kind weight × recency, rounded to four decimals.
-pub fn score(claim: &Claim<Statement>, as_of: Option<NaiveDate>) -> f64 {
-    let weight = f64::from(claim.value().kind.weight()) / 100.0;
-    let filed = NaiveDate::parse_from_str(claim.receipt().filed(), "%Y-%m-%d").ok();
-    let age_days = match (as_of, filed) {
-        (Some(a), Some(f)) => (a - f).num_days().max(0) as f64,
-        _ => 0.0,
-    };
-    let recency = 0.5f64.powf(age_days / RECENCY_HALF_LIFE_DAYS);
-    (weight * recency * 10_000.0).round() / 10_000.0
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::domain::{Receipt, SignalKind};
-
-    fn claim(kind: SignalKind, filed: &str) -> Claim<Statement> {
-        let receipt = Receipt::new("q", "https://www.sec.gov/Archives/edgar/data/1/x.htm", "10-K", filed, "a");
-        Claim::new(Statement { kind, text: "q".into(), event_date: None }, receipt.unwrap())
-    }
-
-    #[test]
-    fn weight_and_recency_combine() {
-        let as_of = NaiveDate::from_ymd_opt(2024, 1, 1);
-        assert_eq!(score(&claim(SignalKind::Acquisition, "2024-01-01"), as_of), 1.0);
-        assert_eq!(score(&claim(SignalKind::Acquisition, "2023-01-01"), as_of), 0.5);
-        assert!(
-            score(&claim(SignalKind::Risk, "2024-01-01"), as_of)
-                < score(&claim(SignalKind::Expansion, "2023-06-01"), as_of)
-        );
-    }
 }

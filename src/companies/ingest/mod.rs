@@ -11,6 +11,7 @@ mod texts;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use super::assets::REGISTRY_FILE;
 use super::card::Card;
 use super::seed::{self, SeedCompany};
 
@@ -20,7 +21,6 @@ pub use compress::{brotli, gzip};
 /// Where ingest writes, relative to the output root.
 pub const PUBLIC_DIR: &str = "public";
 pub const INTERNAL_DIR: &str = "internal";
-pub const REGISTRY_FILE: &str = "registry.json";
 
 #[derive(Debug, thiserror::Error)]
 pub enum IngestError {

@@ -7,8 +7,8 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
 
-use crate::companies::extract::manifest::MANIFEST_FILE;
-use crate::companies::extract::registry::Tracked;
+use crate::extract::manifest::MANIFEST_FILE;
+use crate::extract::registry::Tracked;
 
 /// One manifest row (all columns of `filings/manifest.csv`).
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]

@@ -1,4 +1,4 @@
-//! `gtms edgar-fetch` end to end against a tiny fake EDGAR inside the test (submissions
+//! `gtms_edgar::fetch` end to end against a tiny fake EDGAR inside the test (submissions
 //! JSON, an 8-K filing index, documents; one 429 on the first try): the fetch follows the
 //! fair-access rules (declared User-Agent, retry on 429), writes the corpus layout, resumes
 //! without fetching again, and `edgar-extract` + `ingest` on what it fetched give a card
@@ -9,8 +9,8 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use gtms::companies::fetch::{FetchOptions, run};
 use gtms::companies::seed::read_companies;
+use gtms_edgar::fetch::{FetchOptions, run};
 
 const CIK: &str = "0000000042";
 
@@ -122,7 +122,7 @@ async fn fetch_then_extract_and_ingest_gives_a_receipted_card() {
     assert_eq!((again.fetched, again.skipped, again.requests), (0, 4, 2));
 
     let seed = dir.path().join("seed");
-    let report = gtms::companies::extract::run(dir.path(), &seed, false).expect("valid");
+    let report = gtms_edgar::extract::run(dir.path(), &seed, false).expect("valid");
     assert_eq!(report.with_statements, 1);
     let bytes = std::fs::read(seed.join("companies.jsonl")).unwrap_or_default();
     let companies = read_companies(bytes.as_slice()).unwrap_or_default();
@@ -146,5 +146,5 @@ async fn a_user_agent_without_a_contact_is_refused_before_any_request() {
     let mut opts = options(dir.path(), "http://127.0.0.1:9");
     opts.user_agent = "gtms".into();
     let err = tokio::task::spawn_blocking(move || run(&opts)).await.expect("valid");
-    assert!(matches!(err, Err(gtms::companies::fetch::FetchError::UserAgent)), "{err:?}");
+    assert!(matches!(err, Err(gtms_edgar::fetch::FetchError::UserAgent)), "{err:?}");
 }

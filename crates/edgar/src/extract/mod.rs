@@ -1,4 +1,4 @@
-//! `gtms edgar-extract`: reads the EDGAR documents and reference tables under a data
+//! `gtms-edgar extract`: reads the EDGAR documents and reference tables under a data
 //! directory and writes the receipted company extract `companies.jsonl` into a seed
 //! directory. Output is byte-identical for the same inputs: every collection is ordered
 //! (BTreeMap, sorted vectors), nothing reads a clock, and the file is replaced atomically.
@@ -30,8 +30,8 @@ use std::path::{Path, PathBuf};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::companies::seed::{COMPANIES_FILE, SeedCompany, write_companies};
 use company::{Built, build};
+use gtms::companies::seed::{COMPANIES_FILE, SeedCompany, write_companies};
 use manifest::ManifestRow;
 
 #[derive(Debug, thiserror::Error)]

@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use gtms::companies::extract::signals::verdict;
+use gtms_edgar::extract::signals::verdict;
 
 const FIXTURE: &str = "tests/fixtures/signals/eval.jsonl";
 

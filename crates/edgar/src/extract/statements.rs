@@ -13,7 +13,7 @@ use super::contact::has_contact_data;
 use super::dates::{event_date, months_before};
 use super::documents::DocText;
 use super::exclusions::excluded;
-use crate::domain::SignalKind;
+use gtms::domain::SignalKind;
 
 /// An event more than two years older than its filing is not a why-now signal.
 pub const MAX_EVENT_AGE_MONTHS: i32 = 24;
@@ -138,7 +138,7 @@ pub fn candidates(text: &DocText, doc: usize, form: &str, filed: &str, name_word
 }
 
 /// The signal a sentence of a `form` filed on `filed` states, or `None` when it states
-/// none. This is the one code path of the extractor and `gtms signals classify`.
+/// none. This is the one code path of the extractor and `gtms-edgar signals classify`.
 pub fn assess(sentence: &str, form: &str, filed: &str, name_word: Option<&str>) -> Option<Assessed> {
     let len = sentence.chars().count();
     if !(MIN_CHARS..=MAX_CHARS).contains(&len) || !sentence.ends_with('.') {

@@ -1,20 +1,24 @@
 //! The truth rule over every generated card, not a sample: each claim (statement, executive,
 //! subsidiary) carries an EDGAR URL and a quote that stands verbatim in the document at that
-//! URL. The source documents live in `../shared/data` (present on developer machines and in
-//! CI; set GTMS_SHARED_DATA to point elsewhere). Without them only the URL checks run.
+//! URL. The source documents live in `../shared/data` beside the repository (present on
+//! developer machines and in CI; set GTMS_SHARED_DATA to point elsewhere). Without them only the URL checks run.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
 
 use gtms::companies::assets::{AssetTable, registry_json};
 use gtms::companies::directory::Directory;
-use gtms::companies::extract::documents::{DocText, Loaded, load};
-use gtms::companies::extract::manifest::read_manifest;
 use gtms::domain::Receipt;
+use gtms_edgar::extract::documents::{DocText, Loaded, load};
+use gtms_edgar::extract::manifest::read_manifest;
+
+/// The repository's root (tests run in this crate's directory).
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
 
 fn shared_data() -> Option<PathBuf> {
-    let dir =
-        std::env::var_os("GTMS_SHARED_DATA").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("../shared/data"));
+    let dir = std::env::var_os("GTMS_SHARED_DATA").map(PathBuf::from).unwrap_or_else(|| root().join("../shared/data"));
     dir.join("filings/manifest.csv").exists().then_some(dir)
 }
 
@@ -81,7 +85,7 @@ fn every_claim_on_every_card_is_a_verbatim_quote_of_its_edgar_document() {
 /// 3/4/5 put the last name first) and the whole title offered; titles carry no dates.
 #[test]
 fn every_executive_quote_shows_the_name_and_the_whole_title() {
-    let file = std::fs::File::open("seed/companies.jsonl").expect("seed/companies.jsonl");
+    let file = std::fs::File::open(root().join("seed/companies.jsonl")).expect("seed/companies.jsonl");
     let companies = gtms::companies::seed::read_companies(std::io::BufReader::new(file)).expect("seed");
     let months = [
         "january",

@@ -16,8 +16,8 @@ use super::contact::has_contact_data;
 use super::documents::DocText;
 use super::registry::normalise_cik;
 use super::titles::{clean_name, clean_title, person_key};
-use crate::companies::seed::Executive;
-use crate::domain::{Claim, Receipt};
+use gtms::companies::seed::Executive;
+use gtms::domain::{Claim, Receipt};
 
 pub const PER_COMPANY: usize = 25;
 const RECENT_DAYS: i64 = 400;
@@ -291,7 +291,7 @@ mod tests {
     fn long_lines_are_clipped_around_the_name() {
         let line = format!("{} /s/ Jane Roe Director {}", "word ".repeat(100), "more ".repeat(100));
         assert!(line.len() > MAX_QUOTE);
-        let doc = DocText::from_lines(vec![crate::companies::extract::text::normalise_whitespace(&line)]);
+        let doc = DocText::from_lines(vec![crate::extract::text::normalise_whitespace(&line)]);
         let q = quote_for(&doc, "Jane Roe", "Director").unwrap_or_default();
         assert!(q.contains("Jane Roe") && q.len() <= MAX_QUOTE, "{q}");
         assert!(doc.contains_verbatim(&q));

@@ -1,14 +1,14 @@
-//! `gtms signals classify` end to end: the real binary reads JSONL sentences on stdin and
+//! `gtms-edgar signals classify` end to end: the real binary reads JSONL sentences on stdin and
 //! writes one verdict per line, the same verdict the extractor's code path gives; a bad
 //! line fails with its line number and exit code 1.
 
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-use gtms::companies::extract::signals::verdict;
+use gtms_edgar::extract::signals::verdict;
 
 fn run(input: &str) -> (bool, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gtms"))
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gtms-edgar"))
         .args(["signals", "classify"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -11,7 +11,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::statements::Candidate;
-use crate::domain::SignalKind;
+use gtms::domain::SignalKind;
 
 pub const PER_COMPANY: usize = 12;
 pub const PER_KIND: usize = 3;

@@ -1,5 +1,5 @@
 //! The signal verdict on one sentence — kind, trigger, score, event date — exactly as the
-//! extractor decides it (`statements::assess`), and `gtms signals classify`, which reads
+//! extractor decides it (`statements::assess`), and `gtms-edgar signals classify`, which reads
 //! JSONL `{text, form, filed, company?}` and writes one JSONL verdict per input line.
 //! `company` (the legal name) lets a sentence that names the company ("Valvoline added
 //! 467 new stores") count as being about it, as the extractor does per company.
@@ -9,7 +9,7 @@ use std::io::{BufRead, Write};
 use serde::{Deserialize, Serialize};
 
 use super::statements::{assess, name_word};
-use crate::domain::SignalKind;
+use gtms::domain::SignalKind;
 
 /// The verdict on one sentence. `kind: None` means the extractor would drop it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -22,7 +22,7 @@ pub struct Verdict {
     pub event_date: Option<String>,
 }
 
-/// One input line of `gtms signals classify`.
+/// One input line of `gtms-edgar signals classify`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SentenceIn {

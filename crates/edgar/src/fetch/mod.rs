@@ -1,6 +1,6 @@
-//! `gtms edgar-fetch`: downloads, for chosen companies (tickers or CIKs, or every tracked
+//! `gtms-edgar fetch`: downloads, for chosen companies (tickers or CIKs, or every tracked
 //! company), their recent 10-K, 10-Q, 8-K (with EX-99 press releases) and DEF 14A from
-//! SEC EDGAR into the corpus layout `gtms edgar-extract` reads: documents gzipped under
+//! SEC EDGAR into the corpus layout `gtms-edgar extract` reads: documents gzipped under
 //! `filings/documents/<CIK10>/<ACCESSION>/`, one row each in `filings/manifest.csv` with
 //! the document's exact EDGAR URL and filing date (from the submissions JSON). Follows the
 //! SEC's fair-access rules: a declared User-Agent with a contact, at most 10 requests a
@@ -18,7 +18,7 @@ use std::time::Duration;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Deserialize;
 
-use crate::companies::extract::registry::{Tracked, read_tracked, ticker_key};
+use crate::extract::registry::{Tracked, read_tracked, ticker_key};
 pub use client::{Client, FetchError};
 use manifest::{Row, write_manifest};
 
@@ -137,8 +137,7 @@ fn choose<'t>(tracked: &'t BTreeMap<String, Tracked>, ids: &[String]) -> Result<
     }
     ids.iter()
         .map(|id| {
-            let cik = crate::companies::extract::registry::normalise_cik(id)
-                .filter(|_| id.chars().all(|c| c.is_ascii_digit()));
+            let cik = crate::extract::registry::normalise_cik(id).filter(|_| id.chars().all(|c| c.is_ascii_digit()));
             let by_cik = cik.and_then(|c| tracked.get(&c));
             let key = ticker_key(id);
             by_cik

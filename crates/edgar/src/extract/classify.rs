@@ -10,7 +10,7 @@
 //! The rules are listed in `docs/signal-rules.md`; keep the two in step.
 
 use super::rules::{RULES, Rule};
-use crate::domain::SignalKind;
+use gtms::domain::SignalKind;
 
 /// Most words a `..` may skip.
 pub const GAP: usize = 8;

@@ -138,7 +138,7 @@ fn uses_proceeds(words: &[String]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::companies::extract::classify::words;
+    use crate::extract::classify::words;
 
     fn ex(s: &str) -> bool {
         excluded(&words(s), &s.to_lowercase())

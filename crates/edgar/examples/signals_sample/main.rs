@@ -6,7 +6,7 @@
 //! classifier misses count; stratum `keyword` draws from those with a signal keyword
 //! (the pre-rework keyword rules), where most false signals used to come from.
 //!
-//! `cargo run --example signals_sample -- ../shared/data 200 140 > sample.jsonl`
+//! `cargo run -p gtms-edgar --example signals_sample -- ../shared/data 200 140 > sample.jsonl`
 //! (then judge each line by hand, adding `kind`, as `docs/signal-rules.md` says)
 
 mod lexicon;
@@ -14,12 +14,12 @@ mod lexicon;
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use gtms::companies::extract::company::is_prose;
-use gtms::companies::extract::documents::{Loaded, load};
-use gtms::companies::extract::manifest::read_manifest;
-use gtms::companies::extract::registry::read_tracked;
-use gtms::companies::extract::sentences::split_sentences;
-use gtms::companies::extract::statements::name_word;
+use gtms_edgar::extract::company::is_prose;
+use gtms_edgar::extract::documents::{Loaded, load};
+use gtms_edgar::extract::manifest::read_manifest;
+use gtms_edgar::extract::registry::read_tracked;
+use gtms_edgar::extract::sentences::split_sentences;
+use gtms_edgar::extract::statements::name_word;
 use lexicon::{classify, words};
 
 const SEED: u64 = 0x0067_746d_732d_3136; // "gtms-16"

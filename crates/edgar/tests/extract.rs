@@ -1,18 +1,18 @@
-//! End-to-end test of `gtms edgar-extract` on the miniature data directory in
+//! End-to-end test of `gtms-edgar extract` on the miniature data directory in
 //! `tests/fixtures/edgar/data`: real EDGAR documents (a Meta 8-K, an ABVC full submission
 //! and press release) plus a synthetic filer with extracted 10-K text, an inline-XBRL 10-K
 //! with a hidden header, an Exhibit 21 and a 10-K item JSON that must not back any quote.
 
 use std::path::{Path, PathBuf};
 
-use gtms::companies::extract::run;
 use gtms::companies::seed::{COMPANIES_FILE, SeedCompany, read_companies};
+use gtms_edgar::extract::run;
 
 fn data_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/edgar/data")
 }
 
-fn extract_into(out: &Path) -> (gtms::companies::extract::ExtractReport, Vec<u8>) {
+fn extract_into(out: &Path) -> (gtms_edgar::extract::ExtractReport, Vec<u8>) {
     let report = match run(&data_dir(), out, false) {
         Ok(r) => r,
         Err(e) => panic!("extraction failed: {e}"),
