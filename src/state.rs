@@ -52,7 +52,6 @@ struct Inner {
     enrich_limiter: Arc<FixedWindow>,
     auth_limiter: Arc<FixedWindow>,
     api_limiter: Arc<FixedWindow>,
-    clock: SharedClock,
     hasher: Hasher,
     llm: Arc<crate::brain::Llm>,
     /// The workflow service; offline commands (`AppState::new`) run none.
@@ -129,7 +128,6 @@ impl AppState {
             enrich_limiter,
             auth_limiter,
             api_limiter,
-            clock,
             hasher,
             workflows,
             started: Instant::now(),
@@ -152,9 +150,9 @@ impl AppState {
         &self.inner.api_limiter
     }
 
-    /// The clock every limiter reads.
+    /// The clock every limiter reads: the store's.
     pub fn clock(&self) -> &SharedClock {
-        &self.inner.clock
+        self.inner.store.clock()
     }
 
     /// The process's one argon2 engine (its run counter is evidence for tests).

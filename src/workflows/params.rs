@@ -52,7 +52,7 @@ impl std::fmt::Display for ParamText {
 }
 
 /// An onboarding's support tier.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Tier {
     Standard,
