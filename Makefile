@@ -1,32 +1,33 @@
 # gtms — the two commands a newcomer needs: `make run` and `make test`.
 SHELL := /bin/bash
 CARGO ?= cargo
+# Every build but `make run`'s is static and names its target (.cargo/static.toml).
+CARGO_STATIC := $(CARGO) --config .cargo/static.toml
 TARGET := x86_64-unknown-linux-gnu
 SHARED ?= ../shared/data
 
-# Every build is static x86-64 Linux (.cargo/config.toml names the target and crt-static).
 BIN_DIR := target/$(TARGET)
 # The binary the tests start (CARGO_BIN_EXE_gtms).
 TEST_BIN := $(BIN_DIR)/debug/gtms
 # The EDGAR pipeline's binary (crates/edgar). `EDGAR=$(BIN_DIR)/debug/gtms-edgar` runs the one
 # the tests built instead of `cargo run` (which would build it again without the tests'
 # dev-only features: CI does this).
-EDGAR ?= $(CARGO) run --quiet -p gtms-edgar --
+EDGAR ?= $(CARGO_STATIC) run --quiet -p gtms-edgar --
 
 .PHONY: run test test-fast deps dist dist-check bench soak crash lint deny seed seed-check static-check ingest quality fuzz fuzz-smoke
 
 ## Build and start the appliance in demo mode on http://127.0.0.1:3000
 run:
-	$(CARGO) run --profile quick-release -- serve --mode demo --listen 127.0.0.1:3000
+	$(CARGO) run --profile quick -- serve --mode demo --listen 127.0.0.1:3000
 
 ## Every test: unit, filter and end-to-end (the real app and the real binary)
 test: deps
-	$(CARGO) test --workspace --all-targets --no-fail-fast -- --test-threads=4
-	$(CARGO) test --workspace --doc
+	$(CARGO_STATIC) test --workspace --all-targets --no-fail-fast -- --test-threads=4
+	$(CARGO_STATIC) test --workspace --doc
 
 ## The inner loop: unit tests and in-process filter tests (warp::test), no external programs
 test-fast:
-	$(CARGO) test --workspace --lib
+	$(CARGO_STATIC) test --workspace --lib
 
 ## What the tests need besides cargo (nginx, chromium, the Python MCP SDK, the Inspector, the Temporal CLI)
 deps:
@@ -34,7 +35,7 @@ deps:
 
 ## A fully static x86-64 Linux binary in dist/gtms (glibc crt-static, rustls only; fat LTO)
 dist:
-	$(CARGO) build --release --target $(TARGET)
+	$(CARGO_STATIC) build --release --target $(TARGET)
 	mkdir -p dist && cp target/$(TARGET)/release/gtms dist/gtms
 	@$(MAKE) --no-print-directory static-check
 
@@ -42,7 +43,7 @@ dist:
 ## as `make dist`, without the release profile's fat LTO). Built as the tests build it (dev-only
 ## features unified), so after `cargo test --no-run` nothing is compiled again.
 dist-check:
-	$(CARGO) test --workspace --all-targets --no-run --quiet
+	$(CARGO_STATIC) test --workspace --all-targets --no-run --quiet
 	@$(MAKE) --no-print-directory static-check STATIC_BIN=$(TEST_BIN)
 
 STATIC_BIN ?= dist/gtms
@@ -65,7 +66,7 @@ soak:
 CRASH_ROUNDS ?= 30
 CRASH_SEED ?= $(shell date +%s)
 crash:
-	CRASH_ROUNDS=$(CRASH_ROUNDS) CRASH_SEED=$(CRASH_SEED) $(CARGO) test --test api crash_rounds -- --nocapture
+	CRASH_ROUNDS=$(CRASH_ROUNDS) CRASH_SEED=$(CRASH_SEED) $(CARGO_STATIC) test --test api crash_rounds -- --nocapture
 
 ## Fuzz every parser target (fuzz/) for FUZZ_SECS seconds each (release build, AddressSanitizer);
 ## a crash stops with its input in fuzz/artifacts/
@@ -88,7 +89,7 @@ fuzz-smoke:
 ## Formatting and clippy, warnings as errors (CI lints during its one build instead: .ci/run)
 lint:
 	$(CARGO) fmt --all --check
-	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	$(CARGO_STATIC) clippy --workspace --all-targets -- -D warnings
 
 ## Licences, bans (duplicate versions called out) and sources of every dependency (deny.toml)
 deny:
@@ -99,7 +100,7 @@ deny:
 
 ## Regenerate the embedded company files (assets/company) from seed/
 ingest:
-	$(CARGO) run -- ingest --seed seed --out assets/company
+	$(CARGO_STATIC) run -- ingest --seed seed --out assets/company
 
 ## Regenerate the company extract in seed/ from the shared EDGAR data
 seed:
@@ -113,4 +114,4 @@ seed-check:
 
 ## Signal quality against the hand-judged evaluation set (per-kind precision/recall, budgets)
 quality:
-	$(CARGO) test -p gtms-edgar --test quality -- --nocapture
+	$(CARGO_STATIC) test -p gtms-edgar --test quality -- --nocapture

@@ -7,7 +7,7 @@ for tool in wrk nginx bc; do
   command -v $tool >/dev/null || { apt-get update -qq >/dev/null; DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk nginx-light libnginx-mod-http-brotli-static bc >/dev/null; }
 done
 
-cargo build --release --quiet --bin gtms --example hello
+cargo --config .cargo/static.toml build --release --quiet --bin gtms --example hello
 work=$(mktemp -d)
 RESULTS=$work/results.tsv
 BENCH_NOTES_FILE=$work/notes.md

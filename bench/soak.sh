@@ -20,7 +20,7 @@ SOAK_LOADS=${SOAK_LOADS:-files enrich api mcp chat}
 SOAK_REPORT=${SOAK_REPORT:-BENCHMARKS.md}
 bin=target/x86_64-unknown-linux-gnu/release/gtms
 
-cargo build --release --quiet --bin gtms
+cargo --config .cargo/static.toml build --release --quiet --bin gtms
 work=$(mktemp -d)
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"; }

@@ -31,7 +31,7 @@ pub enum AppError {
     #[error(transparent)]
     Demo(#[from] crate::demo::DemoError),
     #[error("scheduler: {0}")]
-    Scheduler(#[from] tokio_cron_scheduler::JobSchedulerError),
+    Scheduler(#[from] crate::jobs::ScheduleError),
     #[error("cannot install the signal handlers: {0}")]
     Signals(std::io::Error),
     #[error("workflow engine: {0}")]
@@ -92,7 +92,7 @@ pub async fn start_with_clock(config: Config, clock: crate::clock::SharedClock) 
     let state = AppState::with_engine(config, store, &tasks, shutdown.clone()).await?;
     restore_rate_windows(&state).await?;
     let first_code = first_start_invite(&state).await?;
-    let scheduler = jobs::Scheduler::start(state.store().clone(), jobs::all(&state)).await?;
+    let scheduler = jobs::Scheduler::start(state.store().clone(), jobs::all(&state))?;
     let scheme = if tls.is_some() { "https" } else { "http" };
     tracing::info!(
         %addr, mode = state.config().mode.as_str(), data = %state.config().data.display(), boots = boot.boots,
@@ -101,7 +101,6 @@ pub async fn start_with_clock(config: Config, clock: crate::clock::SharedClock) 
     if let Some(code) = first_code {
         announce_first_start(state.config().log_format, &format!("{scheme}://{addr}/"), &code);
     }
-    tasks.spawn(crate::prometheus::upkeep(shutdown.clone()));
     tasks.spawn(admin::server::run(state.clone(), admin_listener, socket, shutdown.clone(), tasks.clone()));
     let token = shutdown.clone();
     let final_state = state.clone();

@@ -3,6 +3,7 @@
 //! of HTTP; faces map `AuthError` to status codes.
 
 pub mod guard;
+mod jwt;
 pub mod keys;
 mod principal;
 pub mod secrets;

@@ -12,13 +12,13 @@
 use std::collections::HashMap;
 use std::sync::{Mutex, RwLock};
 
-use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use serde::{Deserialize, Serialize};
 
 use sha2::{Digest as _, Sha256};
 
 use super::AuthError;
 use super::guard::{AttemptGuard, Digest};
+use super::jwt::Hs256;
 pub use super::principal::Principal;
 use super::secrets::{Hasher, random_hex};
 use crate::config::Secret;
@@ -68,9 +68,8 @@ struct InviteState {
 pub struct Sessions {
     store: Store,
     hasher: Hasher,
-    encoding: EncodingKey,
-    decoding: DecodingKey,
-    validation: Validation,
+    /// Signs and verifies the session tokens (the secret never leaves the server).
+    jwt: Hs256,
     invites: RwLock<HashMap<String, InviteState>>,
     /// Hash verified against when a code names no live invite (equal timing).
     decoy_hash: String,
@@ -109,13 +108,6 @@ impl Sessions {
             Some(s) => s.expose().to_owned(),
             None => store.jwt_secret_or_init(|| random_hex(32)).await?,
         };
-        let mut validation = Validation::new(Algorithm::HS256);
-        validation.set_issuer(&[ISSUER]);
-        validation.set_required_spec_claims(&["exp", "iat", "iss", "sub"]);
-        validation.leeway = 0;
-        // Expiry is checked against the store's clock in `authenticate` (one clock; jsonwebtoken
-        // would read the system's).
-        validation.validate_exp = false;
         let invites = store
             .invites()
             .await?
@@ -136,9 +128,7 @@ impl Sessions {
         Ok(Self {
             store,
             hasher,
-            encoding: EncodingKey::from_secret(secret.as_bytes()),
-            decoding: DecodingKey::from_secret(secret.as_bytes()),
-            validation,
+            jwt: Hs256::new(secret.as_bytes()),
             invites: RwLock::new(invites),
             decoy_hash,
             guard,
@@ -263,8 +253,7 @@ impl Sessions {
             iat: now,
             exp: now + SESSION_SECS,
         };
-        jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &self.encoding)
-            .map_err(|e| AuthError::Hash(e.to_string()))
+        self.jwt.sign(&claims).map_err(|e| AuthError::Hash(e.to_string()))
     }
 
     /// The failed-attempt guard of logins.
@@ -272,13 +261,11 @@ impl Sessions {
         &self.guard
     }
 
-    /// Verifies a token: signature (HS256 only), issuer, expiry, and that its invite is live
-    /// at the token's version.
+    /// Verifies a token: signature (HS256 only), every claim present, issuer, expiry (on the
+    /// store's clock, no leeway), and that its invite is live at the token's version.
     pub fn authenticate(&self, token: &str) -> Result<Principal, AuthError> {
-        let data = jsonwebtoken::decode::<Claims>(token, &self.decoding, &self.validation)
-            .map_err(|_| AuthError::InvalidCredentials)?;
-        let claims = data.claims;
-        if claims.exp <= self.store.clock().now_secs() {
+        let claims: Claims = self.jwt.verify(token).map_err(|_| AuthError::InvalidCredentials)?;
+        if claims.iss != ISSUER || claims.exp <= self.store.clock().now_secs() {
             return Err(AuthError::InvalidCredentials);
         }
         let invites = self.read();

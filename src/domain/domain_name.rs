@@ -61,7 +61,7 @@ fn registrable(host: &str) -> Option<&str> {
         return None;
     }
     let all_digits = |name: &str| name.split('.').all(|l| l.bytes().all(|b| b.is_ascii_digit()));
-    psl::domain_str(host).filter(|r| !all_digits(r))
+    gtms_suffix::registrable_domain(host).filter(|r| !all_digits(r))
 }
 
 impl fmt::Display for DomainName {

@@ -1,21 +1,23 @@
-//! The in-process scheduler (tokio-cron-scheduler): metric rollups, usage rollups and the
-//! daily cleanup. Every run is recorded (start, end, outcome, error) in redb; a failing or
-//! panicking job is logged and recorded and never stops the others or the server. A job
-//! still running when its next tick comes is skipped, not run twice. Each job's `run_once`
-//! is what the scheduler calls, so tests drive exactly the scheduled code. A job captures what
-//! it touches (store, limiters, model, clock) when its spec is built from the state
-//! (`specs::all`); the scheduler itself only holds the store it records runs in.
+//! The in-process scheduler: metric rollups, usage rollups and the daily cleanup, each on its
+//! 6-field cron schedule (seconds first, UTC) read by croner, one task per job. Every run is
+//! recorded (start, end, outcome, error) in redb; a failing or panicking job is logged and
+//! recorded and never stops the others or the server. A job still running when its next tick
+//! comes is not run twice: the ticks it outlasted are skipped (and logged). Each job's
+//! `run_once` is what the scheduler calls, so tests drive exactly the scheduled code. A job
+//! captures what it touches (store, limiters, model, clock) when its spec is built from the
+//! state (`specs::all`); the scheduler itself only holds the store it records runs in.
 
 mod specs;
 
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 use serde::Serialize;
 use tokio::sync::broadcast;
-use tokio_cron_scheduler::{Job, JobScheduler, JobSchedulerError};
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
 
 pub use specs::{
     all, cleanup, memory_compression, metrics_rollup, rate_limit_save, scheduled_backup, standard, usage_rollup,
@@ -78,55 +80,42 @@ pub async fn run_once(store: &Store, spec: &JobSpec) -> JobRun {
     run
 }
 
-/// What the scheduler's ticks reach: the store runs are recorded in and every spec (which
-/// hold the store, limiters and model they captured).
-struct Armed {
-    store: Store,
-    specs: Vec<Arc<JobSpec>>,
+/// A job whose schedule is not a 6-field cron expression (seconds first).
+#[derive(Debug, thiserror::Error)]
+#[error("job {job}: {schedule:?} is not a 6-field cron expression (seconds first)")]
+pub struct ScheduleError {
+    pub job: String,
+    pub schedule: String,
 }
 
-/// The running scheduler; `shutdown` stops it. The jobs are reached through `slot`, which
-/// shutdown empties: the scheduler's own tasks may outlive it, and must not keep the
-/// database open.
+/// How long shutdown waits for a run in progress before leaving it behind.
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
+
+/// The running scheduler: one task per job, each sleeping until its next tick (read from the
+/// store's clock) and then running the job to completion. `shutdown` stops them.
 pub struct Scheduler {
-    inner: JobScheduler,
-    slot: Arc<std::sync::RwLock<Option<Armed>>>,
+    stop: CancellationToken,
+    tasks: TaskTracker,
     finished: broadcast::Sender<JobRun>,
 }
 
 impl Scheduler {
-    /// Adds every job and starts ticking; runs are recorded in `store`.
-    pub async fn start(store: Store, specs: Vec<JobSpec>) -> Result<Self, JobSchedulerError> {
-        let inner = JobScheduler::new().await?;
-        let schedules: Vec<String> = specs.iter().map(|s| s.schedule.clone()).collect();
-        let specs = specs.into_iter().map(Arc::new).collect();
-        let slot = Arc::new(std::sync::RwLock::new(Some(Armed { store, specs })));
-        let (finished, _) = broadcast::channel(64);
-        for (index, schedule) in schedules.into_iter().enumerate() {
-            let busy = Arc::new(AtomicBool::new(false));
-            let (slot, finished) = (slot.clone(), finished.clone());
-            let job = Job::new_async(schedule.as_str(), move |_id, _lock| {
-                let (busy, finished) = (busy.clone(), finished.clone());
-                let armed = slot
-                    .read()
-                    .ok()
-                    .and_then(|s| s.as_ref().and_then(|a| Some((a.store.clone(), a.specs.get(index)?.clone()))));
-                Box::pin(async move {
-                    let Some((store, spec)) = armed else { return };
-                    if busy.swap(true, Ordering::SeqCst) {
-                        tracing::warn!(job = %spec.name, "previous run still going; skipping this tick");
-                        return;
-                    }
-                    let run = run_once(&store, &spec).await;
-                    busy.store(false, Ordering::SeqCst);
-                    // Nobody listening is the normal case outside tests.
-                    let _ = finished.send(run);
-                })
-            })?;
-            inner.add(job).await?;
+    /// Checks every schedule, then starts ticking; runs are recorded in `store`.
+    pub fn start(store: Store, specs: Vec<JobSpec>) -> Result<Self, ScheduleError> {
+        let mut armed = Vec::with_capacity(specs.len());
+        for spec in specs {
+            match parse_cron(&spec.schedule) {
+                Some(cron) => armed.push((spec, cron)),
+                None => return Err(ScheduleError { job: spec.name, schedule: spec.schedule }),
+            }
         }
-        inner.start().await?;
-        Ok(Self { inner, slot, finished })
+        let (stop, tasks) = (CancellationToken::new(), TaskTracker::new());
+        let (finished, _) = broadcast::channel(64);
+        for (spec, cron) in armed {
+            tasks.spawn(tick(store.clone(), spec, cron, finished.clone(), stop.clone()));
+        }
+        tasks.close();
+        Ok(Self { stop, tasks, finished })
     }
 
     /// Every run the scheduler finishes from now on (recorded first), for whoever waits on one.
@@ -134,13 +123,46 @@ impl Scheduler {
         self.finished.subscribe()
     }
 
-    pub async fn shutdown(mut self) {
-        if let Ok(mut slot) = self.slot.write() {
-            slot.take();
+    /// Stops ticking and waits (at most `SHUTDOWN_GRACE`) for the runs in progress to be recorded.
+    pub async fn shutdown(self) {
+        self.stop.cancel();
+        if tokio::time::timeout(SHUTDOWN_GRACE, self.tasks.wait()).await.is_err() {
+            tracing::warn!(grace_secs = SHUTDOWN_GRACE.as_secs(), "scheduler: a job run outlasted shutdown");
         }
-        if let Err(e) = self.inner.shutdown().await {
-            tracing::warn!(error = %e, "scheduler shutdown");
+    }
+}
+
+/// One job's ticks until `stop`. Each tick is strictly after the previous one, so a clock that
+/// stands still (a test's) never runs a job twice for the same tick.
+async fn tick(
+    store: Store,
+    spec: JobSpec,
+    cron: croner::Cron,
+    finished: broadcast::Sender<JobRun>,
+    stop: CancellationToken,
+) {
+    let clock = store.clock().clone();
+    let mut last_tick = clock.utc();
+    loop {
+        let now = clock.utc();
+        let Ok(next) = cron.find_next_occurrence(&now.max(last_tick), false) else {
+            tracing::warn!(job = %spec.name, schedule = %spec.schedule, "scheduler: the schedule has no next tick");
+            return;
+        };
+        let wait = (next - now).to_std().unwrap_or_default();
+        tokio::select! {
+            _ = stop.cancelled() => return,
+            _ = tokio::time::sleep(wait) => {}
         }
+        last_tick = next;
+        let run = run_once(&store, &spec).await;
+        if let Ok(after) = cron.find_next_occurrence(&next, false)
+            && after < clock.utc()
+        {
+            tracing::warn!(job = %spec.name, "previous run outlasted its next tick; skipping the ticks it missed");
+        }
+        // Nobody listening is the normal case outside tests.
+        let _ = finished.send(run);
     }
 }
 

@@ -1,20 +1,20 @@
-//! Prometheus series of the process, through the `metrics` facade and its Prometheus recorder
-//! (rendered by `GET /metrics`; the exporter's own HTTP listener is not built). One function
-//! per kind of event, each called from exactly one place: HTTP requests from the accept loop
-//! (labelled by route-table pattern, never the raw path), `/v1/enrich` answers, MCP tool
-//! calls, scheduler job runs and model calls; the gauges (data file size, RSS, uptime) are set
-//! when a scrape renders. Labels only ever carry bounded values: patterns, methods, statuses,
-//! tenants, tool and job names, models. This module imports nothing of ours.
+//! Prometheus series of the process, kept in one registry (`registry.rs`) and rendered by
+//! `GET /metrics`. One function per kind of event, each called from exactly one place: HTTP
+//! requests from the accept loop (labelled by route-table pattern, never the raw path),
+//! `/v1/enrich` answers, MCP tool calls, scheduler job runs and model calls; the gauges (data
+//! file size, RSS, uptime) are set when a scrape renders. Labels only ever carry bounded values:
+//! patterns, methods, statuses, tenants, tool and job names, models. This module imports nothing
+//! of ours.
 
+mod registry;
 mod workflows;
 
 pub use workflows::set_workflows;
 
-use std::path::Path;
-use std::sync::OnceLock;
-use std::time::Duration;
+use registry::{Family, Kind, Registry};
 
-use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
+use std::path::Path;
+use std::time::Duration;
 
 pub const HTTP_REQUESTS: &str = "gtms_http_requests_total";
 pub const HTTP_DURATION: &str = "gtms_http_request_duration_seconds";
@@ -32,39 +32,35 @@ pub const WORKFLOWS: &str = "gtms_workflows";
 const LATENCY_BUCKETS: [f64; 14] =
     [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0];
 
-/// The process's recorder, installed on first use. When another recorder already holds the
-/// global slot (a test harness), a detached one answers, so scrapes still render.
-pub fn handle() -> &'static PrometheusHandle {
-    static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
-    HANDLE.get_or_init(|| {
-        let builder = || {
-            PrometheusBuilder::new()
-                .set_buckets_for_metric(Matcher::Full(HTTP_DURATION.into()), &LATENCY_BUCKETS)
-                .unwrap_or_else(|_| PrometheusBuilder::new())
-        };
-        let handle = builder().install_recorder().unwrap_or_else(|e| {
-            tracing::warn!(error = %e, "a metrics recorder was already installed; /metrics shows only its gauges");
-            builder().build_recorder().handle()
-        });
-        describe();
-        handle
-    })
-}
+/// Every family the process exports, in the order a scrape lists them.
+static FAMILIES: [Family; 11] = [
+    Family { name: HTTP_REQUESTS, kind: Kind::Counter, help: "HTTP requests by route pattern, method and status" },
+    Family {
+        name: HTTP_DURATION,
+        kind: Kind::Histogram(&LATENCY_BUCKETS),
+        help: "HTTP request latency by route pattern",
+    },
+    Family { name: ENRICH_CALLS, kind: Kind::Counter, help: "/v1/enrich answers to valid keys, by tenant and outcome" },
+    Family { name: TOOL_CALLS, kind: Kind::Counter, help: "MCP tool calls by tool and outcome" },
+    Family { name: JOB_RUNS, kind: Kind::Counter, help: "Scheduler job runs by job and outcome" },
+    Family {
+        name: MODEL_TOKENS,
+        kind: Kind::Counter,
+        help: "Language-model tokens by model, caller kind and direction",
+    },
+    Family {
+        name: MODEL_COST,
+        kind: Kind::Counter,
+        help: "Language-model cost in millionths of a USD by model and caller kind",
+    },
+    Family { name: DATA_FILE_BYTES, kind: Kind::Gauge, help: "Size of the redb data file" },
+    Family { name: RESIDENT_BYTES, kind: Kind::Gauge, help: "Resident set size of the process" },
+    Family { name: UPTIME, kind: Kind::Gauge, help: "Seconds since the server started" },
+    Family { name: WORKFLOWS, kind: Kind::Gauge, help: "Workflows by type and status" },
+];
 
-fn describe() {
-    use metrics::{Unit, describe_counter, describe_gauge, describe_histogram};
-    describe_counter!(HTTP_REQUESTS, "HTTP requests by route pattern, method and status");
-    describe_histogram!(HTTP_DURATION, Unit::Seconds, "HTTP request latency by route pattern");
-    describe_counter!(ENRICH_CALLS, "/v1/enrich answers to valid keys, by tenant and outcome");
-    describe_counter!(TOOL_CALLS, "MCP tool calls by tool and outcome");
-    describe_counter!(JOB_RUNS, "Scheduler job runs by job and outcome");
-    describe_counter!(MODEL_TOKENS, "Language-model tokens by model, caller kind and direction");
-    describe_counter!(MODEL_COST, "Language-model cost in millionths of a USD by model and caller kind");
-    describe_gauge!(DATA_FILE_BYTES, Unit::Bytes, "Size of the redb data file");
-    describe_gauge!(RESIDENT_BYTES, Unit::Bytes, "Resident set size of the process");
-    describe_gauge!(UPTIME, Unit::Seconds, "Seconds since the server started");
-    describe_gauge!(WORKFLOWS, "Workflows by type and status");
-}
+/// The process's series.
+static REGISTRY: Registry = Registry::new(&FAMILIES);
 
 /// A method label from a bounded set (a client may send any token as a method).
 fn method_label(method: &str) -> &'static str {
@@ -83,36 +79,39 @@ fn method_label(method: &str) -> &'static str {
 /// One answered HTTP request; `route` is its route-table pattern (or the unmatched label).
 pub fn http_request(route: &'static str, method: &str, status: u16, elapsed: Duration) {
     let method = method_label(method);
-    metrics::counter!(HTTP_REQUESTS, "route" => route, "method" => method, "status" => status.to_string()).increment(1);
-    metrics::histogram!(HTTP_DURATION, "route" => route).record(elapsed.as_secs_f64());
+    let labels = vec![("route", route.to_owned()), ("method", method.to_owned()), ("status", status.to_string())];
+    REGISTRY.add(HTTP_REQUESTS, labels, 1);
+    REGISTRY.observe(HTTP_DURATION, vec![("route", route.to_owned())], elapsed.as_secs_f64());
 }
 
 /// One `/v1/enrich` answer to a valid key: `outcome` is `ok` or the envelope's error code.
 pub fn enrich_call(tenant: &str, outcome: &'static str) {
-    metrics::counter!(ENRICH_CALLS, "tenant" => tenant.to_owned(), "outcome" => outcome).increment(1);
+    REGISTRY.add(ENRICH_CALLS, vec![("tenant", tenant.to_owned()), ("outcome", outcome.to_owned())], 1);
 }
 
 /// One call of a registered MCP tool: `ok`, `error` (an `isError` result) or `rate_limited`.
 pub fn tool_call(tool: &str, outcome: &'static str) {
-    metrics::counter!(TOOL_CALLS, "tool" => tool.to_owned(), "outcome" => outcome).increment(1);
+    REGISTRY.add(TOOL_CALLS, vec![("tool", tool.to_owned()), ("outcome", outcome.to_owned())], 1);
 }
 
 /// One run of a scheduler job.
 pub fn job_run(job: &str, ok: bool) {
     let outcome = if ok { "ok" } else { "failed" };
-    metrics::counter!(JOB_RUNS, "job" => job.to_owned(), "outcome" => outcome).increment(1);
+    REGISTRY.add(JOB_RUNS, vec![("job", job.to_owned()), ("outcome", outcome.to_owned())], 1);
 }
 
 /// One model call on behalf of `who` (`user:<sub>` for the Brain, a worker id otherwise):
 /// labelled by model and by kind (`user` or `worker`), never by the user.
 pub fn model_call(model: &str, who: &str, input_tokens: u64, output_tokens: u64, cost_micros: u64) {
     let kind = if who.starts_with("user:") { "user" } else { "worker" };
-    let model = model.to_owned();
-    metrics::counter!(MODEL_TOKENS, "model" => model.clone(), "kind" => kind, "direction" => "input")
-        .increment(input_tokens);
-    metrics::counter!(MODEL_TOKENS, "model" => model.clone(), "kind" => kind, "direction" => "output")
-        .increment(output_tokens);
-    metrics::counter!(MODEL_COST, "model" => model, "kind" => kind).increment(cost_micros);
+    let labels = |direction: Option<&str>| {
+        let mut labels = vec![("model", model.to_owned()), ("kind", kind.to_owned())];
+        labels.extend(direction.map(|d| ("direction", d.to_owned())));
+        labels
+    };
+    REGISTRY.add(MODEL_TOKENS, labels(Some("input")), input_tokens);
+    REGISTRY.add(MODEL_TOKENS, labels(Some("output")), output_tokens);
+    REGISTRY.add(MODEL_COST, labels(None), cost_micros);
 }
 
 /// The resident set size, from `/proc/self/status` (`VmRSS`, in kB).
@@ -125,26 +124,12 @@ fn resident_bytes() -> Option<u64> {
 
 /// The exposition text of a scrape: the scrape-time gauges are set first.
 pub fn render(data_file: &Path, uptime_secs: u64) -> String {
-    let handle = handle();
     if let Ok(meta) = std::fs::metadata(data_file) {
-        metrics::gauge!(DATA_FILE_BYTES).set(meta.len() as f64);
+        REGISTRY.set(DATA_FILE_BYTES, Vec::new(), meta.len() as f64);
     }
     if let Some(rss) = resident_bytes() {
-        metrics::gauge!(RESIDENT_BYTES).set(rss as f64);
+        REGISTRY.set(RESIDENT_BYTES, Vec::new(), rss as f64);
     }
-    metrics::gauge!(UPTIME).set(uptime_secs as f64);
-    handle.render()
-}
-
-/// Drains recorded histogram samples into their buckets every few seconds until `stop`, so
-/// memory stays bounded between scrapes.
-pub async fn upkeep(stop: tokio_util::sync::CancellationToken) {
-    let handle = handle();
-    let mut tick = tokio::time::interval(Duration::from_secs(5));
-    loop {
-        tokio::select! {
-            _ = tick.tick() => handle.run_upkeep(),
-            _ = stop.cancelled() => return,
-        }
-    }
+    REGISTRY.set(UPTIME, Vec::new(), uptime_secs as f64);
+    REGISTRY.render()
 }

@@ -5,6 +5,6 @@
 /// Sets the number of workflows of `workflow_type` in `status` (`running`, `waiting`,
 /// `completed`, `failed`, `cancelled`). Both are bounded by the registered types and statuses.
 pub fn set_workflows(workflow_type: &str, status: &str, count: u64) {
-    let (workflow_type, status) = (workflow_type.to_owned(), status.to_owned());
-    metrics::gauge!(super::WORKFLOWS, "type" => workflow_type, "status" => status).set(count as f64);
+    let labels = vec![("type", workflow_type.to_owned()), ("status", status.to_owned())];
+    super::REGISTRY.set(super::WORKFLOWS, labels, count as f64);
 }

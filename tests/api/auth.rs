@@ -182,13 +182,7 @@ async fn sessions_survive_a_restart_with_the_generated_secret() {
     let data = dir.path().join("gtms.redb");
     let token = {
         let server = crate::helpers::Binary::serve(&data, &[]);
-        let log = server.log();
-        let code = log
-            .split("admin invite code ")
-            .nth(1)
-            .and_then(|r| r.split_whitespace().next())
-            .expect("demo code")
-            .to_owned();
+        let code = server.demo_invite_code();
         let client = reqwest::Client::new();
         let res = client
             .post(format!("{}/auth/login", server.base))

@@ -135,13 +135,7 @@ async fn acknowledged_writes_survive_kill_9() {
     let dir = tempfile::tempdir().expect("dir");
     let data = dir.path().join("gtms.redb");
     let server = Binary::serve(&data, &[]);
-    let code = server
-        .log()
-        .split("admin invite code ")
-        .nth(1)
-        .and_then(|r| r.split_whitespace().next())
-        .expect("demo invite")
-        .to_owned();
+    let code = server.demo_invite_code();
     let client = reqwest::Client::new();
     let login =
         client.post(format!("{}/auth/login", server.base)).json(&serde_json::json!({ "inviteCode": code })).send();

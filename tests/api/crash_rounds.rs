@@ -66,11 +66,6 @@ fn env_u64(name: &str, default: u64) -> u64 {
     std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
 }
 
-fn invite_code(server: &Binary) -> String {
-    let log = server.log();
-    log.split("admin invite code ").nth(1).and_then(|r| r.split_whitespace().next()).expect("invite").to_owned()
-}
-
 impl Round {
     fn post(&self, path: &str, body: Value) -> reqwest::RequestBuilder {
         self.client.post(format!("{}{path}", self.base)).bearer_auth(&self.token).json(&body)
@@ -298,7 +293,7 @@ async fn acknowledged_writes_starts_and_decisions_survive_sigkill_rounds() {
     let dir = tempfile::tempdir().expect("dir");
     let data = dir.path().join("gtms.redb");
     let mut server = Binary::serve_with_env(&data, &[], &ENV);
-    let code = invite_code(&server);
+    let code = server.demo_invite_code();
     let ledger = Arc::new(Mutex::new(Ledger::default()));
     for n in 1..=rounds {
         let round_seed = seed.wrapping_mul(0x2545_f491_4f6c_dd1d).wrapping_add(n);

@@ -189,6 +189,14 @@ impl Binary {
         Binary { child, base, log, reader: Some(reader) }
     }
 
+    /// The admin invite code a first start in demo mode announces (waiting for the
+    /// announcement: it is printed just after the "listening on" line `serve` waits for).
+    pub fn demo_invite_code(&self) -> String {
+        self.wait_for_log("(shown only this once)");
+        let log = self.log();
+        log.split("admin invite code ").nth(1).and_then(|r| r.split_whitespace().next()).expect("invite").to_owned()
+    }
+
     pub fn log(&self) -> String {
         self.log.lock().expect("log lock").clone()
     }

@@ -219,13 +219,7 @@ async fn every_acknowledged_write_survives_kill_9() {
     let config = dir.path().join("gtms.toml");
     std::fs::write(&config, "api_rate_limit = 1000000\n").expect("config");
     let server = Binary::serve(&data, &["--config", config.to_str().expect("utf8")]);
-    let code = server
-        .log()
-        .split("admin invite code ")
-        .nth(1)
-        .and_then(|r| r.split_whitespace().next())
-        .expect("invite")
-        .to_owned();
+    let code = server.demo_invite_code();
     let client = reqwest::Client::new();
     let login = client.post(format!("{}/auth/login", server.base)).json(&json!({ "inviteCode": code })).send().await;
     let token = login.expect("login").json::<Value>().await.expect("json")["token"].as_str().expect("token").to_owned();

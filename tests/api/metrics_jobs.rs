@@ -130,7 +130,7 @@ async fn failing_and_panicking_jobs_are_recorded_and_stop_nothing() {
         }),
         JobSpec::new("works", every_second, || async { Ok("fine".to_owned()) }),
     ];
-    let scheduler = jobs::Scheduler::start(app.state().store().clone(), specs).await.expect("scheduler");
+    let scheduler = jobs::Scheduler::start(app.state().store().clone(), specs).expect("scheduler");
     let mut finished = scheduler.finished_runs();
     let mut seen = std::collections::BTreeSet::new();
     let every_job_ran = async {

@@ -515,11 +515,6 @@ async fn notifications_reach_the_webhook_with_retries() {
     app.stop().await;
 }
 
-fn invite_code(server: &Binary) -> String {
-    let log = server.log();
-    log.split("admin invite code ").nth(1).and_then(|r| r.split_whitespace().next()).expect("invite").to_owned()
-}
-
 async fn binary_start(base: &str, token: &str, worker: &str, body: Value) -> String {
     let res = reqwest::Client::new()
         .post(format!("{base}/api/workers/{worker}/start"))
@@ -538,7 +533,7 @@ async fn an_approval_gate_and_an_sla_timer_survive_kill_9() {
     let data = dir.path().join("gtms.redb");
     let env = [("GTMS_SLA_URGENT_SECS", "5"), ("GTMS_API_RATE_LIMIT", "1000000")];
     let server = Binary::serve_with_env(&data, &[], &env);
-    let code = invite_code(&server);
+    let code = server.demo_invite_code();
     let token = login(&server.base, &code).await;
     let onboarding = binary_start(
         &server.base,
