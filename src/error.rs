@@ -19,6 +19,9 @@ pub enum ErrorKind {
     Forbidden,
     /// The input is larger than the limit for its kind.
     TooLarge,
+    /// The input is well-formed but its content cannot be accepted; `ServiceError::details`
+    /// lists every problem (a CSV import's bad rows).
+    Unprocessable,
     /// Too many attempts in the current window; `ServiceError::retry_after` says when to retry.
     RateLimited,
     /// A dependency (model provider, workflow engine) cannot answer now; retrying may help.
@@ -39,6 +42,12 @@ pub trait ServiceError: std::error::Error + Send + Sync + 'static {
 
     /// Seconds until a `RateLimited` caller may try again.
     fn retry_after(&self) -> Option<u64> {
+        None
+    }
+
+    /// Every problem of an `Unprocessable` input, shown beside the message (the HTTP
+    /// envelope's `errors`).
+    fn details(&self) -> Option<serde_json::Value> {
         None
     }
 }

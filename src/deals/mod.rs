@@ -1,16 +1,24 @@
-//! The deal pipeline: filtered lists in a stable order, detail, the pipeline summary, and
-//! (in `update`) admin updates whose stage moves follow `Stage::can_move_to` and are appended
-//! to history.
+//! The deal pipeline: filtered lists in a stable order, detail, the pipeline summary, and the
+//! admin writes: updates whose stage moves follow `Stage::can_move_to` and are appended to
+//! history (`update`), new deals (`create`), and CSV import and export (`import`).
 
+mod create;
+mod csv;
+mod import;
 mod update;
 
 use serde::{Deserialize, Serialize};
 
+pub use create::{NewDeal, create};
+pub use import::{IMPORT_BYTES, IMPORT_ROWS, ImportReport, RowError, export, import};
 pub use update::{DealUpdate, update};
 
 use crate::domain::{ChampionStatus, DealType, Stage};
 use crate::error::{ErrorKind, ServiceError};
 use crate::store::{DealRecord, HistoryEntry, Store, StoreError};
+
+/// Longest `nextStep` or `champion` text, in characters.
+pub(crate) const TEXT_LIMIT: usize = 500;
 
 #[derive(Debug, thiserror::Error)]
 pub enum DealError {
@@ -20,8 +28,19 @@ pub enum DealError {
     Conflict(String),
     #[error("{0}")]
     Invalid(String),
+    #[error("companySlug: no company {0:?} in the directory")]
+    UnknownCompany(String),
+    /// A refused import: `count` problems, the first of them listed.
+    #[error("{}", refused(*count, errors.len()))]
+    Rows { count: usize, errors: Vec<RowError> },
     #[error(transparent)]
     Store(#[from] StoreError),
+}
+
+fn refused(count: usize, listed: usize) -> String {
+    let problems = if count == 1 { "1 problem".to_owned() } else { format!("{count} problems") };
+    let which = if listed < count { format!("the first {listed} are listed") } else { "each is listed".to_owned() };
+    format!("nothing was imported: {problems} in the file ({which} in errors)")
 }
 
 impl ServiceError for DealError {
@@ -30,7 +49,16 @@ impl ServiceError for DealError {
             DealError::Invalid(_) => ErrorKind::BadInput,
             DealError::NotFound(_) => ErrorKind::NotFound,
             DealError::Conflict(_) => ErrorKind::Conflict,
+            DealError::Rows { .. } => ErrorKind::Unprocessable,
+            DealError::UnknownCompany(_) => ErrorKind::NotFound,
             DealError::Store(e) => e.kind(),
+        }
+    }
+
+    fn details(&self) -> Option<serde_json::Value> {
+        match self {
+            DealError::Rows { errors, .. } => serde_json::to_value(errors).ok(),
+            _ => None,
         }
     }
 }

@@ -4,13 +4,10 @@
 
 use serde::Deserialize;
 
-use super::{DealDetail, DealError};
+use super::{DealDetail, DealError, TEXT_LIMIT};
 use crate::auth::AdminProof;
 use crate::domain::{CalendarDate, ChampionStatus, Percent, Stage};
 use crate::store::{DealRecord, HistoryEntry, Store};
-
-/// Longest `nextStep` or `champion` text, in characters.
-const TEXT_LIMIT: usize = 500;
 
 /// A PATCH body; unknown fields are refused by serde.
 #[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
@@ -112,6 +109,7 @@ mod tests {
             probability: 10,
             next_step: "n".into(),
             history: vec![],
+            external_id: None,
         }
     }
 

@@ -114,6 +114,7 @@ fn deal(rng: &mut Rng, i: usize, slug: &str, name: &str) -> DealRecord {
         probability,
         next_step: if stage.is_closed() { String::new() } else { (*rng.pick(NEXT_STEPS)).to_owned() },
         history,
+        external_id: None,
     }
 }
 

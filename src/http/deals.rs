@@ -1,16 +1,32 @@
-//! `/api/deals`: list (filters `stage`, `type`, `rep`), `summary/pipeline`, detail, and the
-//! PATCH (the deals service refuses it to viewers).
+//! `/api/deals`: list (filters `stage`, `type`, `rep`), `summary/pipeline`, detail, the CSV
+//! export, and the admin writes: PATCH, create (`POST /api/deals`) and the CSV import.
 
+use warp::http::{HeaderValue, StatusCode, header};
 use warp::{Filter, Rejection, Reply};
 
 use super::error::ApiError;
-use super::filters::json_body;
+use super::filters::{json_body, text_body};
 use super::query::typed_query;
 use super::session::require;
 use crate::auth::Principal;
-use crate::deals::{self, DealFilter, DealSummary, DealUpdate};
+use crate::deals::{self, DealFilter, DealSummary, DealUpdate, NewDeal};
 use crate::domain::{CalendarDate, Role};
 use crate::state::AppState;
+
+const CSV: &str = "text/csv; charset=utf-8";
+
+/// The query of `POST /api/deals/import`.
+#[derive(Debug, Default, serde::Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub(crate) struct ImportQuery {
+    /// Check everything and answer what would be written, writing nothing.
+    #[serde(default)]
+    dry_run: bool,
+}
+
+fn today(state: &AppState) -> CalendarDate {
+    CalendarDate::from_naive(state.clock().utc().date_naive())
+}
 
 /// The answer of `GET /api/deals`.
 #[derive(serde::Serialize, schemars::JsonSchema)]
@@ -57,16 +73,66 @@ pub fn routes(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = R
     let s = state.clone();
     let patch = warp::path!("api" / "deals" / String)
         .and(warp::patch())
-        .and(require(state, Role::Viewer))
+        .and(require(state.clone(), Role::Viewer))
         .and(json_body::<DealUpdate>())
         .and_then(move |id: String, caller: Principal, update: DealUpdate| {
             let state = s.clone();
             async move {
-                let today = CalendarDate::from_naive(state.clock().utc().date_naive());
                 let admin = caller.require_admin().map_err(ApiError::from)?;
-                let deal = deals::update(state.store(), admin, &id, update, today).await.map_err(ApiError::from)?;
+                let deal =
+                    deals::update(state.store(), admin, &id, update, today(&state)).await.map_err(ApiError::from)?;
                 Ok::<_, Rejection>(warp::reply::json(&deal))
             }
         });
-    summary.or(list).or(detail).or(patch)
+    let s = state.clone();
+    let create = warp::path!("api" / "deals")
+        .and(warp::post())
+        .and(require(state.clone(), Role::Viewer))
+        .and(json_body::<NewDeal>())
+        .and_then(move |caller: Principal, new: NewDeal| {
+            let state = s.clone();
+            async move {
+                let admin = caller.require_admin().map_err(ApiError::from)?;
+                let known = |slug: &str| state.directory().by_slug(slug).is_some();
+                let deal =
+                    deals::create(state.store(), admin, new, today(&state), known).await.map_err(ApiError::from)?;
+                let location = HeaderValue::from_str(&format!("/api/deals/{}", deal.summary.id))
+                    .map_err(|_| ApiError::BadRequest("unusable deal id".into()))?;
+                let reply = warp::reply::with_status(warp::reply::json(&deal), StatusCode::CREATED);
+                Ok::<_, Rejection>(warp::reply::with_header(reply, header::LOCATION, location))
+            }
+        });
+    let s = state.clone();
+    let import = warp::path!("api" / "deals" / "import")
+        .and(warp::post())
+        .and(require(state.clone(), Role::Viewer))
+        .and(typed_query::<ImportQuery>())
+        .and(text_body("text/csv", deals::IMPORT_BYTES))
+        .and_then(move |caller: Principal, query: ImportQuery, text: String| {
+            let state = s.clone();
+            async move {
+                let admin = caller.require_admin().map_err(ApiError::from)?;
+                let report = deals::import(state.store(), admin, &text, query.dry_run, today(&state))
+                    .await
+                    .map_err(ApiError::from)?;
+                Ok::<_, Rejection>(warp::reply::json(&report))
+            }
+        });
+    let s = state.clone();
+    let export = warp::path!("api" / "deals" / "export").and(warp::get()).and(require(state, Role::Viewer)).and_then(
+        move |_| {
+            let state = s.clone();
+            async move {
+                let all = state.store().deals().await.map_err(|e| ApiError::from(deals::DealError::from(e)))?;
+                let mut res = warp::reply::Response::new(deals::export(&all).into());
+                res.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static(CSV));
+                res.headers_mut().insert(
+                    header::CONTENT_DISPOSITION,
+                    HeaderValue::from_static("attachment; filename=\"deals.csv\""),
+                );
+                Ok::<_, Rejection>(res)
+            }
+        },
+    );
+    summary.or(export).or(import).or(list).or(create).or(detail).or(patch)
 }

@@ -29,11 +29,14 @@ pub struct ErrorEnvelope {
     pub message: String,
     /// The HTTP status, repeated.
     pub status: u16,
+    /// Every problem of a 422 `unprocessable` answer (a CSV import: `{row, column, reason}`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub errors: Option<serde_json::Value>,
 }
 
 impl ErrorEnvelope {
-    fn json(error: &str, message: String, status: StatusCode) -> String {
-        let envelope = ErrorEnvelope { error: error.to_owned(), message, status: status.as_u16() };
+    fn json(error: &str, message: String, status: StatusCode, errors: Option<serde_json::Value>) -> String {
+        let envelope = ErrorEnvelope { error: error.to_owned(), message, status: status.as_u16(), errors };
         serde_json::to_string(&envelope).unwrap_or_default()
     }
 }
@@ -87,6 +90,7 @@ fn kind_status(kind: ErrorKind) -> StatusCode {
         ErrorKind::NotFound => StatusCode::NOT_FOUND,
         ErrorKind::Conflict => StatusCode::CONFLICT,
         ErrorKind::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+        ErrorKind::Unprocessable => StatusCode::UNPROCESSABLE_ENTITY,
         ErrorKind::RateLimited => StatusCode::TOO_MANY_REQUESTS,
         ErrorKind::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
         ErrorKind::Internal => StatusCode::INTERNAL_SERVER_ERROR,
@@ -137,7 +141,11 @@ impl ApiError {
             }
             _ => (self.code(), self.to_string()),
         };
-        (status, ErrorEnvelope::json(code, message, status))
+        let details = match self {
+            ApiError::Service(e) => e.details(),
+            _ => None,
+        };
+        (status, ErrorEnvelope::json(code, message, status, details))
     }
 
     pub fn to_response(&self) -> Response {

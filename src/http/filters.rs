@@ -1,5 +1,5 @@
 //! Reusable request filters: the JSON body (content type, 64 KiB cap, parse errors with
-//! their position) and the peer and client addresses the accept loop attaches to every request.
+//! their position), a text body of another media type with its own cap (the CSV import), and the peer and client addresses the accept loop attaches to every request.
 
 use std::net::{IpAddr, SocketAddr};
 
@@ -31,40 +31,54 @@ pub fn client_ip() -> impl Filter<Extract = (Option<IpAddr>,), Error = std::conv
 /// (checked against `Content-Length` first and again while reading), 400 with the parse
 /// error's line and column for malformed JSON or wrong types.
 pub fn json_body<T: DeserializeOwned + Send>() -> impl Filter<Extract = (T,), Error = Rejection> + Clone {
+    limited_body("application/json", BODY_LIMIT)
+        .and_then(|bytes: BytesMut| async move { parse_json::<T>(&bytes).map_err(warp::reject::custom) })
+}
+
+/// Extracts a UTF-8 text body of media type `media` (415 otherwise) of at most `limit` bytes
+/// (413 beyond; checked as `json_body` checks), 400 when it is not UTF-8.
+pub fn text_body(media: &'static str, limit: usize) -> impl Filter<Extract = (String,), Error = Rejection> + Clone {
+    limited_body(media, limit).and_then(|bytes: BytesMut| async move {
+        String::from_utf8(bytes.to_vec())
+            .map_err(|e| warp::reject::custom(ApiError::BadRequest(format!("the body is not UTF-8 text: {e}"))))
+    })
+}
+
+/// The raw body: its media type checked, its length bounded by `limit`.
+fn limited_body(media: &'static str, limit: usize) -> impl Filter<Extract = (BytesMut,), Error = Rejection> + Clone {
     warp::header::optional::<String>("content-type")
         .and(warp::header::optional::<String>("content-length"))
-        .and_then(|content_type: Option<String>, length: Option<String>| async move {
-            check_content_type(content_type.as_deref())?;
+        .and_then(move |content_type: Option<String>, length: Option<String>| async move {
+            check_content_type(media, content_type.as_deref())?;
             if let Some(len) = length {
                 let len: u64 = len
                     .trim()
                     .parse()
                     .map_err(|_| warp::reject::custom(ApiError::BadRequest("invalid Content-Length".into())))?;
-                if len > BODY_LIMIT as u64 {
-                    return Err(warp::reject::custom(ApiError::PayloadTooLarge(BODY_LIMIT)));
+                if len > limit as u64 {
+                    return Err(warp::reject::custom(ApiError::PayloadTooLarge(limit)));
                 }
             }
             Ok::<_, Rejection>(())
         })
         .untuple_one()
         .and(warp::body::stream())
-        .and_then(|body| async move { read_limited(body).await.map_err(warp::reject::custom) })
-        .and_then(|bytes: BytesMut| async move { parse_json::<T>(&bytes).map_err(warp::reject::custom) })
+        .and_then(move |body| async move { read_limited(body, limit).await.map_err(warp::reject::custom) })
 }
 
-fn check_content_type(content_type: Option<&str>) -> Result<(), Rejection> {
+fn check_content_type(media: &str, content_type: Option<&str>) -> Result<(), Rejection> {
     let essence = content_type.unwrap_or("").split(';').next().unwrap_or("").trim();
-    if essence.eq_ignore_ascii_case("application/json") {
+    if essence.eq_ignore_ascii_case(media) {
         Ok(())
     } else {
         Err(warp::reject::custom(ApiError::UnsupportedMediaType(format!(
-            "expected Content-Type: application/json, got {:?}",
+            "expected Content-Type: {media}, got {:?}",
             content_type.unwrap_or("none")
         ))))
     }
 }
 
-async fn read_limited<S, B>(body: S) -> Result<BytesMut, ApiError>
+async fn read_limited<S, B>(body: S, limit: usize) -> Result<BytesMut, ApiError>
 where
     S: futures_util::Stream<Item = Result<B, warp::Error>>,
     B: Buf,
@@ -73,8 +87,8 @@ where
     let mut out = BytesMut::new();
     while let Some(chunk) = body.next().await {
         let chunk = chunk.map_err(|e| ApiError::BadRequest(format!("could not read the request body: {e}")))?;
-        if out.len() + chunk.remaining() > BODY_LIMIT {
-            return Err(ApiError::PayloadTooLarge(BODY_LIMIT));
+        if out.len() + chunk.remaining() > limit {
+            return Err(ApiError::PayloadTooLarge(limit));
         }
         bytes::BufMut::put(&mut out, chunk);
     }

@@ -46,6 +46,7 @@ fn kind_code(kind: ErrorKind) -> &'static str {
         ErrorKind::NotFound => "not_found",
         ErrorKind::Conflict => "conflict",
         ErrorKind::TooLarge => "payload_too_large",
+        ErrorKind::Unprocessable => "unprocessable",
         ErrorKind::RateLimited => "rate_limited",
         ErrorKind::Unavailable => "unavailable",
         ErrorKind::Internal => "internal",

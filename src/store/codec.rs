@@ -4,13 +4,14 @@
 //!
 //! Versions: 1 — the first; 2 — deal stages lost `discovery` (such deals become
 //! `qualification`) and invite roles became the `Role` enum; 3 — invites name the user's team
-//! (`Option<TeamId>`, None for older invites).
+//! (`Option<TeamId>`, None for older invites); 4 — deals carry the `external_id` they were
+//! imported under (None for older deals).
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 /// The version written with every record today.
-pub const SCHEMA_VERSION: u8 = 3;
+pub const SCHEMA_VERSION: u8 = 4;
 
 #[derive(Debug, thiserror::Error)]
 pub enum CodecError {
@@ -22,6 +23,8 @@ pub enum CodecError {
     Encode(#[from] bincode::error::EncodeError),
     #[error("decode: {0}")]
     Decode(#[from] bincode::error::DecodeError),
+    #[error("{0} bytes left over after the record: read with the wrong layout")]
+    TrailingBytes(usize),
     #[error("record of schema version {version} cannot be upgraded: {reason}")]
     Upgrade { version: u8, reason: String },
 }
@@ -60,8 +63,13 @@ pub fn decode<T: Record>(bytes: &[u8]) -> Result<T, CodecError> {
 }
 
 /// Decodes a bincode body as `T` (no version byte).
+/// Decodes a whole body: bytes left over mean it was read with the wrong layout (an upgrade
+/// that forgot a version), an error rather than a record with fields silently dropped.
 pub fn decode_body<T: DeserializeOwned>(body: &[u8]) -> Result<T, CodecError> {
-    let (value, _) = bincode::serde::decode_from_slice(body, bincode::config::standard())?;
+    let (value, read) = bincode::serde::decode_from_slice(body, bincode::config::standard())?;
+    if read != body.len() {
+        return Err(CodecError::TrailingBytes(body.len() - read));
+    }
     Ok(value)
 }
 

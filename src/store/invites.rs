@@ -48,8 +48,12 @@ struct InviteRecordV1 {
 }
 
 impl Record for InviteRecord {
-    /// Versions 1 and 2 had no team (None); version 1 held the role as its name.
+    /// Versions 1 and 2 had no team (None); version 1 held the role as its name. The layout
+    /// has not changed since version 3.
     fn upgrade(version: u8, body: &[u8]) -> Result<Self, CodecError> {
+        if version >= 3 {
+            return decode_body(body);
+        }
         let v2 = if version >= 2 { decode_body(body)? } else { InviteRecordV2::from_v1(version, decode_body(body)?)? };
         let InviteRecordV2 { id, role, name, hash, created_at, revoked_at, token_version } = v2;
         Ok(InviteRecord { id, role, name, hash, created_at, revoked_at, token_version, team: None })

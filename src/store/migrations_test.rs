@@ -153,12 +153,30 @@ async fn a_version_2_file_opens_with_teamless_invites_and_its_deals_unchanged() 
         probability: 10,
         next_step: "n".into(),
         history: vec![],
+        external_id: None,
     };
+    // Versions 2 and 3 wrote every field of today's deal but `external_id` (version 4).
+    let d = &deal;
+    let as_v2 = (
+        &d.id,
+        &d.account_name,
+        &d.company_slug,
+        d.value,
+        d.stage,
+        d.deal_type,
+        &d.rep,
+        &d.champion,
+        d.champion_status,
+        &d.close_date,
+        d.probability,
+        &d.next_step,
+        &d.history,
+    );
     {
         let db = Database::create(&path).expect("create");
         let txn = db.begin_write().expect("write");
         {
-            txn.open_table(DEALS).expect("deals").insert("deal-007", v2(&deal).as_slice()).expect("insert");
+            txn.open_table(DEALS).expect("deals").insert("deal-007", v2(&as_v2).as_slice()).expect("insert");
             let invite = InviteV2 {
                 id: "ba9876543210",
                 role: Role::Admin,

@@ -57,6 +57,10 @@ pub struct DealRecord {
     pub probability: u8,
     pub next_step: String,
     pub history: Vec<HistoryEntry>,
+    /// The id the deal has in the system it was imported from (a CSV's `externalId`): a
+    /// re-import naming it updates this deal instead of adding another. Since version 4.
+    #[serde(default)]
+    pub external_id: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -150,14 +154,53 @@ impl From<StageV1> for Stage {
     }
 }
 
+/// Versions 2 and 3 of a deal: today's fields without `external_id`.
+#[derive(Deserialize)]
+struct DealRecordV2 {
+    id: String,
+    account_name: String,
+    company_slug: Option<String>,
+    value: u64,
+    stage: Stage,
+    deal_type: DealType,
+    rep: String,
+    champion: String,
+    champion_status: ChampionStatus,
+    close_date: String,
+    probability: u8,
+    next_step: String,
+    history: Vec<HistoryEntry>,
+}
+
+impl From<DealRecordV2> for DealRecord {
+    fn from(d: DealRecordV2) -> Self {
+        DealRecord {
+            id: d.id,
+            account_name: d.account_name,
+            company_slug: d.company_slug,
+            value: d.value,
+            stage: d.stage,
+            deal_type: d.deal_type,
+            rep: d.rep,
+            champion: d.champion,
+            champion_status: d.champion_status,
+            close_date: d.close_date,
+            probability: d.probability,
+            next_step: d.next_step,
+            history: d.history,
+            external_id: None,
+        }
+    }
+}
+
 impl Record for DealRecord {
-    /// Version 1 had the seven-stage enum; the layout has not changed since version 2.
+    /// Version 1 had the seven-stage enum; versions 2 and 3 had no `external_id`.
     fn upgrade(version: u8, body: &[u8]) -> Result<Self, CodecError> {
         if version >= 2 {
-            return decode_body(body);
+            return decode_body::<DealRecordV2>(body).map(DealRecord::from);
         }
         let d: DealRecordV1 = decode_body(body)?;
-        Ok(DealRecord {
+        Ok(DealRecord::from(DealRecordV2 {
             id: d.id,
             account_name: d.account_name,
             company_slug: d.company_slug,
@@ -171,7 +214,7 @@ impl Record for DealRecord {
             probability: d.probability,
             next_step: d.next_step,
             history: d.history.into_iter().map(HistoryEntry::without_discovery).collect(),
-        })
+        }))
     }
 }
 
@@ -298,6 +341,48 @@ impl Store {
         self.modify_record(DEALS, id.to_owned(), move |deal: DealRecord| match change(deal) {
             Ok(updated) => (Some(updated.clone()), Ok(updated)),
             Err(e) => (None, Err(e)),
+        })
+        .await
+    }
+
+    /// Lets `plan` see every deal (ordered by id) inside one write transaction and writes the
+    /// records it returns (new ids are added, known ones replaced) with its answer — unless it
+    /// returns its own error or `commit` is false (a dry run): then nothing is written. All or
+    /// nothing.
+    pub async fn plan_deals<A, E, F>(
+        &self,
+        commit: bool,
+        plan: F,
+    ) -> Result<Result<(Vec<DealRecord>, A), E>, StoreError>
+    where
+        A: Send + 'static,
+        E: Send + 'static,
+        F: FnOnce(Vec<DealRecord>) -> Result<(Vec<DealRecord>, A), E> + Send + 'static,
+    {
+        self.blocking(move |db| {
+            let txn = db.begin_write()?;
+            let planned = {
+                let mut table = txn.open_table(DEALS)?;
+                let mut current = Vec::new();
+                for entry in table.iter()? {
+                    current.push(codec::decode::<DealRecord>(entry?.1.value())?);
+                }
+                match plan(current) {
+                    Ok((records, answer)) if commit => {
+                        for d in &records {
+                            table.insert(d.id.as_str(), codec::encode(d)?.as_slice())?;
+                        }
+                        Ok((records, answer))
+                    }
+                    other => other,
+                }
+            };
+            if commit && planned.is_ok() {
+                txn.commit()?;
+            } else {
+                txn.abort()?;
+            }
+            Ok(planned)
         })
         .await
     }

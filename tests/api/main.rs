@@ -8,6 +8,7 @@ mod brain;
 mod company_files;
 mod crash_rounds;
 mod deals;
+mod deals_write;
 mod engines;
 mod enrich;
 mod envelope;

@@ -101,6 +101,8 @@ pub struct Route {
     pub auth: Auth,
     pub query: Option<SchemaFn>,
     pub body: Option<SchemaFn>,
+    /// The media type of the body (JSON unless a route reads another, as the CSV import does).
+    pub body_media: &'static str,
     pub success: &'static [u16],
     pub content: Content,
     /// Error statuses beyond those the auth, rate limit, query, body and path parameters imply.
@@ -120,6 +122,7 @@ impl Route {
             auth: Auth::Open,
             query: None,
             body: None,
+            body_media: "application/json",
             success: &[200],
             content: Content::Empty,
             errors: &[],
@@ -137,6 +140,10 @@ impl Route {
     }
     pub const fn body(self, body: SchemaFn) -> Self {
         Route { body: Some(body), ..self }
+    }
+    /// A body of another media type than JSON (its schema describes the text).
+    pub const fn body_as(self, media: &'static str, body: SchemaFn) -> Self {
+        Route { body: Some(body), body_media: media, ..self }
     }
     pub const fn json(self, schema: SchemaFn) -> Self {
         Route { content: Content::Json(schema), ..self }

@@ -154,7 +154,7 @@ fn operation(g: &mut Generators, route: &Route, errors: &[u16]) -> Value {
         let schema = body(&mut g.input).to_value();
         op.insert(
             "requestBody".into(),
-            json!({ "required": true, "content": { "application/json": { "schema": schema } } }),
+            json!({ "required": true, "content": { route.body_media: { "schema": schema } } }),
         );
     }
     let mut responses = Map::new();

@@ -10,7 +10,7 @@ use super::{Auth, Content, Route, inline, schema};
 use crate::brain::chat::{ChatReply, ChatRequest, Cleared, History};
 use crate::companies::card::Card;
 use crate::companies::enrich::EnrichReply;
-use crate::deals::{DealDetail, DealFilter, DealUpdate, PipelineSummary};
+use crate::deals::{DealDetail, DealFilter, DealUpdate, ImportReport, NewDeal, PipelineSummary};
 use crate::memory::{CompressionReport, KeyHistory, MemoryEntry, WriteRequest};
 use crate::memory::{HealthReport, SearchResults, Tree};
 use crate::metrics::{ConsumptionView, Latest, PipelineView, TokenView, WorkersView};
@@ -36,6 +36,7 @@ const WORKERS: &str = "workers";
 const COORDINATOR: &str = "coordinator";
 
 const HTML: Content = Content::Text("text/html; charset=utf-8");
+const CSV: &str = "text/csv; charset=utf-8";
 const OBJECT: Content = Content::Json(schema::<Map<String, Value>>);
 /// The Prometheus text exposition format.
 pub const EXPOSITION: &str = "text/plain; version=0.0.4; charset=utf-8";
@@ -121,6 +122,25 @@ pub static ROUTES: &[Route] = &[
         .auth(Auth::Session)
         .query(inline::<DealFilter>)
         .json(schema::<crate::http::deals::DealList>),
+    Route::new(Post, "/api/deals", "dealCreate", "Add a deal (admin): the list form without id; 201 with the detail")
+        .tag(DEALS)
+        .auth(Auth::Admin)
+        .body(schema::<NewDeal>)
+        .success(&[201])
+        .json(schema::<DealDetail>)
+        .errors(&[404, 409]),
+    Route::new(Post, "/api/deals/import", "dealsImport", "Import deals from CSV (admin; all or nothing; ?dryRun=true)")
+        .tag(DEALS)
+        .auth(Auth::Admin)
+        .query(inline::<crate::http::deals::ImportQuery>)
+        .body_as(CSV, schema::<String>)
+        .json(schema::<ImportReport>)
+        .errors(&[422])
+        .no_fuzz("a CSV body: no schema says which texts are importable; tests/api/deals_write.rs covers it"),
+    Route::new(Get, "/api/deals/export", "dealsExport", "Every deal as CSV, in the import's columns")
+        .tag(DEALS)
+        .auth(Auth::Session)
+        .content(Content::Text(CSV)),
     Route::new(Get, "/api/deals/summary/pipeline", "dealsSummary", "Pipeline totals by stage and type")
         .tag(DEALS)
         .auth(Auth::Session)
