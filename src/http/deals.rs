@@ -1,4 +1,5 @@
-//! `/api/deals`: list (filters `stage`, `type`, `rep`), `summary/pipeline`, detail, the CSV
+//! `/api/deals`: list (filters `stage`, `type`, `rep`; pages by `limit` and `cursor`),
+//! `summary/pipeline`, detail, the CSV
 //! export, and the admin writes: PATCH, create (`POST /api/deals`) and the CSV import.
 
 use warp::http::{HeaderValue, StatusCode, header};
@@ -28,11 +29,55 @@ fn today(state: &AppState) -> CalendarDate {
     CalendarDate::from_naive(state.clock().utc().date_naive())
 }
 
-/// The answer of `GET /api/deals`.
+/// The answer of `GET /api/deals`: one page, and how many deals match in all.
 #[derive(serde::Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
 pub(crate) struct DealList {
     deals: Vec<DealSummary>,
+    /// Every matching deal, on this page or not.
     total: usize,
+    /// The `cursor` of the next page; absent on the last one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    next_cursor: Option<String>,
+}
+
+/// Deals per page unless `limit` says otherwise, and the most it may say.
+const PAGE: usize = 100;
+const MAX_PAGE: usize = 1_000;
+
+/// The query of `GET /api/deals`: the filters, and the page (`limit`, `cursor`).
+#[derive(Debug, Default, serde::Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct DealListQuery {
+    stage: Option<crate::domain::Stage>,
+    #[serde(rename = "type")]
+    deal_type: Option<crate::domain::DealType>,
+    /// A rep's name, exactly as deals carry it.
+    rep: Option<String>,
+    /// Deals per page, 1 to 1,000 (default 100).
+    #[schemars(range(min = 1, max = 1000))]
+    limit: Option<usize>,
+    /// The `nextCursor` of the previous page.
+    cursor: Option<String>,
+}
+
+impl DealListQuery {
+    /// The page of `deals` (in id order) this query asks for, or why it cannot.
+    fn page(self, deals: Vec<DealSummary>) -> Result<DealList, ApiError> {
+        let limit = self.limit.unwrap_or(PAGE);
+        if !(1..=MAX_PAGE).contains(&limit) {
+            return Err(ApiError::BadRequest(format!("limit: 1 to {MAX_PAGE} deals per page")));
+        }
+        let total = deals.len();
+        let after: Vec<DealSummary> = match &self.cursor {
+            Some(cursor) => deals.into_iter().filter(|d| d.id.as_str() > cursor.as_str()).collect(),
+            None => deals,
+        };
+        let more = after.len() > limit;
+        let page: Vec<DealSummary> = after.into_iter().take(limit).collect();
+        let next_cursor = if more { page.last().map(|d| d.id.clone()) } else { None };
+        Ok(DealList { deals: page, total, next_cursor })
+    }
 }
 
 pub fn routes(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clone {
@@ -40,12 +85,13 @@ pub fn routes(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = R
     let list = warp::path!("api" / "deals")
         .and(warp::get())
         .and(require(state.clone(), Role::Viewer))
-        .and(typed_query::<DealFilter>())
-        .and_then(move |_, filter: DealFilter| {
+        .and(typed_query::<DealListQuery>())
+        .and_then(move |_, query: DealListQuery| {
             let state = s.clone();
             async move {
+                let filter = DealFilter { stage: query.stage, deal_type: query.deal_type, rep: query.rep.clone() };
                 let deals = deals::list(state.store(), &filter).await.map_err(ApiError::from)?;
-                Ok::<_, Rejection>(warp::reply::json(&DealList { total: deals.len(), deals }))
+                Ok::<_, Rejection>(warp::reply::json(&query.page(deals)?))
             }
         });
     let s = state.clone();

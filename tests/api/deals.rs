@@ -29,7 +29,7 @@ fn first_in(list: &Value, stage: &str) -> String {
 async fn the_list_is_stable_filtered_and_counted() {
     let app = spawn_app().await;
     let token = app.token(Role::Viewer).await;
-    let all = get_json(&app, "/api/deals", &token).await;
+    let all = get_json(&app, "/api/deals?limit=1000", &token).await;
     let deals = all["deals"].as_array().expect("deals");
     assert!(deals.len() >= 100, "the demo seeds ~150 deals");
     assert_eq!(all["total"], deals.len());
@@ -41,8 +41,9 @@ async fn the_list_is_stable_filtered_and_counted() {
         assert!(deals[0].get(key).is_some(), "list form lacks {key}");
     }
     assert!(deals[0].get("history").is_none(), "history is detail-only");
-    let again = get_json(&app, "/api/deals", &token).await;
+    let again = get_json(&app, "/api/deals?limit=1000", &token).await;
     assert_eq!(again, all);
+    assert!(all.get("nextCursor").is_none(), "one page holds them all");
 
     let rep = deals[0]["rep"].as_str().expect("rep").to_owned();
     for (query, key, want) in [("stage=proposal", "stage", "proposal"), ("type=renewal", "type", "renewal")] {
@@ -102,10 +103,42 @@ async fn the_pipeline_summary_adds_up() {
         let listed = get_json(&app, &format!("/api/deals?stage={stage}"), &token).await;
         assert_eq!(bucket["count"], listed["total"], "{stage}");
     }
-    let all = get_json(&app, "/api/deals", &token).await;
+    let all = get_json(&app, "/api/deals?limit=1000", &token).await;
     assert_eq!(summary["dealCount"], all["total"]);
     let values: u64 = all["deals"].as_array().expect("deals").iter().map(|d| d["value"].as_u64().unwrap_or(0)).sum();
     assert_eq!(values, total);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn the_list_pages_by_limit_and_cursor_and_total_counts_every_match() {
+    let app = spawn_app().await;
+    let token = app.token(Role::Viewer).await;
+    let all = get_json(&app, "/api/deals?limit=1000", &token).await;
+    let every: Vec<Value> = all["deals"].as_array().expect("deals").clone();
+    let first = get_json(&app, "/api/deals", &token).await;
+    assert_eq!(first["deals"].as_array().map(Vec::len), Some(100.min(every.len())), "100 by default");
+    let (mut walked, mut cursor) = (Vec::new(), None::<String>);
+    loop {
+        let path = match &cursor {
+            Some(c) => format!("/api/deals?limit=40&cursor={c}"),
+            None => "/api/deals?limit=40".to_owned(),
+        };
+        let page = get_json(&app, &path, &token).await;
+        assert_eq!(page["total"], every.len(), "total is every match, on every page");
+        walked.extend(page["deals"].as_array().expect("deals").iter().cloned());
+        match page["nextCursor"].as_str() {
+            Some(next) => cursor = Some(next.to_owned()),
+            None => break,
+        }
+    }
+    assert_eq!(walked, every, "the pages together are the list, each deal once, in order");
+    let proposals = get_json(&app, "/api/deals?stage=proposal&limit=2", &token).await;
+    assert!(proposals["deals"].as_array().expect("deals").iter().all(|d| d["stage"] == "proposal"));
+    for bad in ["limit=0", "limit=1001", "limit=ten", "limit=-1"] {
+        let res = app.authed(Method::GET, &format!("/api/deals?{bad}"), &token).send().await.expect("get");
+        assert_envelope(res, 400, "bad_request").await;
+    }
     app.stop().await;
 }
 

@@ -10,7 +10,7 @@ use super::{Auth, Content, Route, inline, schema};
 use crate::brain::chat::{ChatReply, ChatRequest, Cleared, History};
 use crate::companies::card::Card;
 use crate::companies::enrich::EnrichReply;
-use crate::deals::{DealDetail, DealFilter, DealUpdate, ImportReport, NewDeal, PipelineSummary};
+use crate::deals::{DealDetail, DealUpdate, ImportReport, NewDeal, PipelineSummary};
 use crate::memory::{CompressionReport, KeyHistory, MemoryEntry, WriteRequest};
 use crate::memory::{HealthReport, SearchResults, Tree};
 use crate::metrics::{ConsumptionView, Latest, PipelineView, TokenView, WorkersView};
@@ -117,10 +117,10 @@ pub static ROUTES: &[Route] = &[
         .tag(AUTH)
         .json(schema::<crate::http::login::SignedOut>),
     // Deals.
-    Route::new(Get, "/api/deals", "dealsList", "Deals, filtered by stage, type and rep")
+    Route::new(Get, "/api/deals", "dealsList", "Deals, filtered by stage, type and rep, a page at a time")
         .tag(DEALS)
         .auth(Auth::Session)
-        .query(inline::<DealFilter>)
+        .query(inline::<crate::http::deals::DealListQuery>)
         .json(schema::<crate::http::deals::DealList>),
     Route::new(Post, "/api/deals", "dealCreate", "Add a deal (admin): the list form without id; 201 with the detail")
         .tag(DEALS)
