@@ -126,38 +126,91 @@ pub fn probability(stage: Stage, given: Option<u8>) -> u8 {
     }
 }
 
+/// A deal's text fields as given, checked by `DealDraft::build`.
+pub struct Texts<'a> {
+    pub account_name: &'a str,
+    pub rep: &'a str,
+    pub champion: &'a str,
+    pub next_step: &'a str,
+    /// Blank: none.
+    pub external_id: &'a str,
+}
+
+/// A deal's other fields, already parsed into their types.
+pub struct Parsed {
+    pub value: u64,
+    pub stage: Stage,
+    pub deal_type: DealType,
+    pub close_date: CalendarDate,
+    /// None: the stage's.
+    pub probability: Option<u8>,
+    pub champion_status: ChampionStatus,
+    pub company_slug: Option<String>,
+}
+
 impl NewDeal {
     /// The draft, or every field that cannot be accepted.
     pub fn draft(self) -> Result<DealDraft, Vec<FieldProblem>> {
-        let mut problems = Vec::new();
-        let mut keep = |r: Result<String, FieldProblem>| r.map_err(|p| problems.push(p)).unwrap_or_default();
-        let account_name = keep(name("accountName", &self.account_name));
-        let rep = keep(name("rep", &self.rep));
-        let champion = keep(text("champion", &self.champion, NAME_LIMIT));
-        let next_step = keep(text("nextStep", &self.next_step, TEXT_LIMIT));
-        let external = keep(external_id(self.external_id.as_deref().unwrap_or("")).map(Option::unwrap_or_default));
-        let value = value(self.value).map_err(|p| problems.push(p)).unwrap_or_default();
-        if !problems.is_empty() {
-            return Err(problems);
-        }
-        Ok(DealDraft {
-            account_name,
-            value,
+        let texts = Texts {
+            account_name: &self.account_name,
+            rep: &self.rep,
+            champion: &self.champion,
+            next_step: &self.next_step,
+            external_id: self.external_id.as_deref().unwrap_or(""),
+        };
+        let parsed = Parsed {
+            value: self.value,
             stage: self.stage,
             deal_type: self.deal_type,
-            rep,
-            champion,
-            champion_status: self.champion_status.unwrap_or(ChampionStatus::Unknown),
             close_date: self.close_date,
-            probability: probability(self.stage, self.probability.map(Percent::get)),
-            next_step: if self.stage.is_closed() { String::new() } else { next_step },
-            company_slug: self.company_slug.filter(|s| !s.trim().is_empty()),
-            external_id: Some(external).filter(|e| !e.is_empty()),
-        })
+            probability: self.probability.map(Percent::get),
+            champion_status: self.champion_status.unwrap_or(ChampionStatus::Unknown),
+            company_slug: self.company_slug.clone(),
+        };
+        DealDraft::build(texts, Ok(parsed))
     }
 }
 
 impl DealDraft {
+    /// The draft of `texts` (each checked) and `parsed` (or the problems of parsing it): every
+    /// problem, text ones first, or the draft with the stage's rules applied (a closed deal has
+    /// its stage's probability and no next step).
+    pub fn build(texts: Texts<'_>, parsed: Result<Parsed, Vec<FieldProblem>>) -> Result<DealDraft, Vec<FieldProblem>> {
+        let mut problems = Vec::new();
+        let mut keep = |r: Result<String, FieldProblem>| r.map_err(|p| problems.push(p)).unwrap_or_default();
+        let account_name = keep(name("accountName", texts.account_name));
+        let rep = keep(name("rep", texts.rep));
+        let champion = keep(text("champion", texts.champion, NAME_LIMIT));
+        let next_step = keep(text("nextStep", texts.next_step, TEXT_LIMIT));
+        let external = keep(external_id(texts.external_id).map(Option::unwrap_or_default));
+        let parsed = match parsed {
+            Ok(parsed) => parsed,
+            Err(more) => {
+                problems.extend(more);
+                return Err(problems);
+            }
+        };
+        let value = value(parsed.value).map_err(|p| problems.push(p)).unwrap_or_default();
+        if !problems.is_empty() {
+            return Err(problems);
+        }
+        let stage = parsed.stage;
+        Ok(DealDraft {
+            account_name,
+            value,
+            stage,
+            deal_type: parsed.deal_type,
+            rep,
+            champion,
+            champion_status: parsed.champion_status,
+            close_date: parsed.close_date,
+            probability: probability(stage, parsed.probability),
+            next_step: if stage.is_closed() { String::new() } else { next_step },
+            company_slug: parsed.company_slug.filter(|s| !s.trim().is_empty()),
+            external_id: Some(external).filter(|e| !e.is_empty()),
+        })
+    }
+
     /// A new record under `id`, its history starting with `action` (dated `today`).
     pub fn into_record(self, id: String, action: &str, today: CalendarDate) -> DealRecord {
         DealRecord {

@@ -7,8 +7,8 @@
 
 use serde::Serialize;
 
-use super::create::{self, DealDraft, FieldProblem, NAME_LIMIT};
-use super::{DealError, DealSummary, TEXT_LIMIT, csv};
+use super::create::{self, DealDraft, FieldProblem, Parsed, Texts};
+use super::{DealError, DealSummary, csv};
 use crate::auth::AdminProof;
 use crate::domain::{CalendarDate, ChampionStatus, DealType, Stage};
 use crate::store::{DealRecord, Store};
@@ -144,19 +144,15 @@ fn columns(header: &[String]) -> Result<Vec<&'static str>, Vec<RowError>> {
 
 /// One row's draft from its cells (an absent optional column reads as blank).
 fn draft<'a>(cell: impl Fn(&str) -> &'a str) -> Result<DealDraft, Vec<FieldProblem>> {
-    let mut problems = Vec::new();
-    let mut keep = |r: Result<String, FieldProblem>| r.map_err(|p| problems.push(p)).unwrap_or_default();
-    let account_name = keep(create::name("accountName", cell("accountName")));
-    let rep = keep(create::name("rep", cell("rep")));
-    let champion = keep(create::text("champion", cell("champion"), NAME_LIMIT));
-    let next_step = keep(create::text("nextStep", cell("nextStep"), TEXT_LIMIT));
-    let external = keep(create::external_id(cell("externalId")).map(Option::unwrap_or_default));
+    let texts = Texts {
+        account_name: cell("accountName"),
+        rep: cell("rep"),
+        champion: cell("champion"),
+        next_step: cell("nextStep"),
+        external_id: cell("externalId"),
+    };
     let bad = |field, reason: &str| FieldProblem { field, reason: reason.to_owned() };
-    let value = cell("value")
-        .trim()
-        .parse::<u64>()
-        .map_err(|_| bad("value", "whole US dollars, digits only"))
-        .and_then(create::value);
+    let value = cell("value").trim().parse::<u64>().map_err(|_| bad("value", "whole US dollars, digits only"));
     let stage = Stage::parse(cell("stage").trim()).ok_or_else(|| {
         let names: Vec<&str> = Stage::ALL.iter().map(|s| s.as_str()).collect();
         bad("stage", &format!("one of {}", names.join(", ")))
@@ -175,27 +171,19 @@ fn draft<'a>(cell: impl Fn(&str) -> &'a str) -> Result<DealDraft, Vec<FieldProbl
             .map(Some)
             .ok_or_else(|| bad("probability", "a whole percent from 0 to 100 (blank: the stage's)")),
     };
-    let (value, stage, deal_type, close_date, probability) = match (value, stage, deal_type, close_date, probability) {
-        (Ok(v), Ok(s), Ok(t), Ok(c), Ok(p)) if problems.is_empty() => (v, s, t, c, p),
-        (v, s, t, c, p) => {
-            problems.extend([v.err(), s.err(), t.err(), c.err(), p.err()].into_iter().flatten());
-            return Err(problems);
-        }
+    let parsed = match (value, stage, deal_type, close_date, probability) {
+        (Ok(value), Ok(stage), Ok(deal_type), Ok(close_date), Ok(probability)) => Ok(Parsed {
+            value,
+            stage,
+            deal_type,
+            close_date,
+            probability,
+            champion_status: ChampionStatus::Unknown,
+            company_slug: None,
+        }),
+        (v, s, t, c, p) => Err([v.err(), s.err(), t.err(), c.err(), p.err()].into_iter().flatten().collect()),
     };
-    Ok(DealDraft {
-        account_name,
-        value,
-        stage,
-        deal_type,
-        rep,
-        champion,
-        champion_status: ChampionStatus::Unknown,
-        close_date,
-        probability: create::probability(stage, probability),
-        next_step: if stage.is_closed() { String::new() } else { next_step },
-        company_slug: None,
-        external_id: Some(external).filter(|e| !e.is_empty()),
-    })
+    DealDraft::build(texts, parsed)
 }
 
 /// How many of a plan's rows create a deal, and how many change nothing.
