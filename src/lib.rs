@@ -30,11 +30,12 @@
 //!   - `demo`      — the demo workspace (workers, deals, accounts, history) and its generator
 //!   - `limits`    — fixed-window rate limiting (windows saved in redb across restarts) and the one injected `Clock`
 //!   - `backup`    — verified online/offline backups, offline restore, scheduled backups with retention
-//! - foundations
+//! - foundations (the `gtms-foundations` crate, re-exported here under the same names)
 //!   - `store`     — the redb file: tables, versioned bincode records, one file per entity, the memory word index
 //!   - `domain`    — newtypes and rules (receipts, slugs, tickers, roles, stages); no deps on us
 //!   - `error`     — `ErrorKind` and `ServiceError`: the one error vocabulary faces map once
 //!   - `events`    — the in-process broadcast bus behind `/ws`
+//!   - `clock`     — the one injected clock
 //!   - `prometheus` — the process's Prometheus series (`metrics` facade), rendered by `/metrics`
 
 pub mod admin;
@@ -43,14 +44,10 @@ pub mod auth;
 pub mod backup;
 pub mod brain;
 pub mod cli;
-pub mod clock;
 pub mod companies;
 pub mod config;
 pub mod deals;
 pub mod demo;
-pub mod domain;
-pub mod error;
-pub mod events;
 pub mod http;
 pub mod jobs;
 pub mod limits;
@@ -62,8 +59,9 @@ pub mod prometheus;
 pub mod server;
 pub mod shutdown;
 pub mod state;
-pub mod store;
 pub mod telemetry;
 pub mod tls;
 pub mod voice;
 pub mod workflows;
+
+pub use gtms_foundations::{clock, domain, error, events, store};

@@ -4,7 +4,6 @@
 //! URL give byte-identical files (no clocks; `generated_at` is the newest filing date).
 
 mod cards;
-mod compress;
 mod indexes;
 mod texts;
 
@@ -16,7 +15,7 @@ use super::card::Card;
 use super::seed::{self, SeedCompany};
 
 pub use cards::last_modified;
-pub use compress::{brotli, gzip};
+pub use gtms_precompress::{brotli, gzip};
 
 /// Where ingest writes, relative to the output root.
 pub const PUBLIC_DIR: &str = "public";

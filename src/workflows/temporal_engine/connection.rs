@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use temporalio_client::{Client, ClientOptions, ClientTlsOptions, Connection, ConnectionOptions, TlsOptions};
+use temporalio_client::{Client, ClientOptions, ClientTlsOptions, ConnectionOptions, TlsOptions};
 use tokio_util::sync::CancellationToken;
 
 use crate::config::TemporalSettings;
@@ -60,7 +60,7 @@ fn identity() -> String {
 pub async fn connect(options: ConnectionOptions, namespace: &str, shutdown: &CancellationToken) -> Option<Client> {
     let mut backoff = Duration::from_secs(1);
     loop {
-        match Connection::connect(options.clone()).await {
+        match gtms_temporal_calls::connect(options.clone()).await {
             Ok(connection) => match Client::new(connection, ClientOptions::new(namespace.to_owned()).build()) {
                 Ok(client) => return Some(client),
                 Err(e) => tracing::warn!(error = %e, "temporal: the client could not be built"),
@@ -96,12 +96,8 @@ impl Health {
 
     /// Probes the frontend every second (a `GetSystemInfo` call bounded by 3 s) until shutdown.
     pub async fn watch(self, client: Client, shutdown: CancellationToken) {
-        use temporalio_client::grpc::WorkflowService;
-        use temporalio_common::protos::temporal::api::workflowservice::v1::GetSystemInfoRequest;
         loop {
-            let mut service = client.connection().clone();
-            let request = GetSystemInfoRequest::default();
-            let probe = service.get_system_info(temporalio_client::tonic::Request::new(request));
+            let probe = gtms_temporal_calls::system_info(client.connection().clone());
             let up = matches!(tokio::time::timeout(Duration::from_secs(3), probe).await, Ok(Ok(_)));
             self.set(up);
             tokio::select! {

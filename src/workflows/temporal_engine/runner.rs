@@ -141,7 +141,7 @@ async fn run_once(
     let stops: Vec<_> = workers.iter().map(|w| w.shutdown_handle()).collect();
     let stop_all = || stops.iter().for_each(|stop| stop());
     let runs = futures_util::future::join_all(workers.iter_mut().map(|w| async {
-        let outcome = w.run().await;
+        let outcome = gtms_temporal_calls::run(w).await;
         stop_all();
         outcome
     }));

@@ -1,5 +1,8 @@
 //! Precompression at build time: gzip (level 9, no timestamp or name in the header) and
 //! brotli (quality 11), both deterministic so the same input gives the same bytes.
+//!
+//! A crate of its own because the encoders are generic: instantiated here, beside their
+//! dependencies, they are not compiled again as part of the gtms crate.
 
 use std::io::Write;
 
