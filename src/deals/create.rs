@@ -211,6 +211,51 @@ impl DealDraft {
         })
     }
 
+    /// The draft of fields given as text by their CSV column names (an import row, a console
+    /// form; an absent optional field reads as blank), or every field that cannot be accepted.
+    pub fn from_cells<'a>(cell: impl Fn(&str) -> &'a str) -> Result<DealDraft, Vec<FieldProblem>> {
+        let texts = Texts {
+            account_name: cell("accountName"),
+            rep: cell("rep"),
+            champion: cell("champion"),
+            next_step: cell("nextStep"),
+            external_id: cell("externalId"),
+        };
+        let bad = |field, reason: &str| FieldProblem { field, reason: reason.to_owned() };
+        let value = cell("value").trim().parse::<u64>().map_err(|_| bad("value", "whole US dollars, digits only"));
+        let stage = Stage::parse(cell("stage").trim()).ok_or_else(|| {
+            let names: Vec<&str> = Stage::ALL.iter().map(|s| s.as_str()).collect();
+            bad("stage", &format!("one of {}", names.join(", ")))
+        });
+        let deal_type = DealType::parse(cell("type").trim()).ok_or_else(|| {
+            let names: Vec<&str> = DealType::ALL.iter().map(|t| t.as_str()).collect();
+            bad("type", &format!("one of {}", names.join(", ")))
+        });
+        let close_date = CalendarDate::parse(cell("closeDate").trim()).map_err(|e| bad("closeDate", &e.to_string()));
+        let probability = match cell("probability").trim() {
+            "" => Ok(None),
+            p => p
+                .parse::<u8>()
+                .ok()
+                .filter(|p| *p <= 100)
+                .map(Some)
+                .ok_or_else(|| bad("probability", "a whole percent from 0 to 100 (blank: the stage's)")),
+        };
+        let parsed = match (value, stage, deal_type, close_date, probability) {
+            (Ok(value), Ok(stage), Ok(deal_type), Ok(close_date), Ok(probability)) => Ok(Parsed {
+                value,
+                stage,
+                deal_type,
+                close_date,
+                probability,
+                champion_status: ChampionStatus::Unknown,
+                company_slug: None,
+            }),
+            (v, s, t, c, p) => Err([v.err(), s.err(), t.err(), c.err(), p.err()].into_iter().flatten().collect()),
+        };
+        DealDraft::build(texts, parsed)
+    }
+
     /// A new record under `id`, its history starting with `action` (dated `today`).
     pub fn into_record(self, id: String, action: &str, today: CalendarDate) -> DealRecord {
         DealRecord {
@@ -285,20 +330,24 @@ pub fn fresh_id(taken: impl Fn(&str) -> bool) -> String {
     }
 }
 
-/// Creates one deal (admin). `known_company` says whether a `companySlug` names a company;
-/// an `externalId` another deal already has is a conflict.
+impl From<Vec<FieldProblem>> for DealError {
+    /// Every problem in one message (`field: reason; …`).
+    fn from(problems: Vec<FieldProblem>) -> Self {
+        let all: Vec<String> = problems.iter().map(|p| format!("{}: {}", p.field, p.reason)).collect();
+        DealError::Invalid(all.join("; "))
+    }
+}
+
+/// Creates one deal (admin) from a checked draft. `known_company` says whether a
+/// `companySlug` names a company; an `externalId` another deal already has is a conflict.
 #[tracing::instrument(level = "debug", skip_all, fields(user = %admin.principal().sub))]
 pub async fn create(
     store: &Store,
     admin: AdminProof<'_>,
-    new: NewDeal,
+    draft: DealDraft,
     today: CalendarDate,
     known_company: impl Fn(&str) -> bool,
 ) -> Result<DealDetail, DealError> {
-    let draft = new.draft().map_err(|problems| {
-        let all: Vec<String> = problems.iter().map(|p| format!("{}: {}", p.field, p.reason)).collect();
-        DealError::Invalid(all.join("; "))
-    })?;
     if let Some(slug) = draft.company_slug.as_deref().filter(|s| !known_company(s)) {
         return Err(DealError::UnknownCompany(slug.to_owned()));
     }

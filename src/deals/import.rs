@@ -7,10 +7,10 @@
 
 use serde::Serialize;
 
-use super::create::{self, DealDraft, FieldProblem, Parsed, Texts};
+use super::create::{self, DealDraft};
 use super::{DealError, DealSummary, csv};
 use crate::auth::AdminProof;
-use crate::domain::{CalendarDate, ChampionStatus, DealType, Stage};
+use crate::domain::CalendarDate;
 use crate::store::{DealRecord, Store};
 
 /// Most rows one import holds (the header not counted).
@@ -112,7 +112,7 @@ fn drafts(text: &str) -> Result<Vec<(usize, DealDraft)>, Vec<RowError>> {
             continue;
         }
         let cell = |name: &str| columns.iter().position(|c| *c == name).map_or("", |i| fields[i].as_str());
-        match draft(cell) {
+        match DealDraft::from_cells(cell) {
             Ok(d) => drafts.push((row, d)),
             Err(bad) => problems.extend(bad.into_iter().map(|p| RowError::new(row, Some(p.field), p.reason))),
         }
@@ -140,50 +140,6 @@ fn columns(header: &[String]) -> Result<Vec<&'static str>, Vec<RowError>> {
         problems.push(RowError::new(1, Some(missing), "required column missing"));
     }
     if problems.is_empty() { Ok(seen) } else { Err(problems) }
-}
-
-/// One row's draft from its cells (an absent optional column reads as blank).
-fn draft<'a>(cell: impl Fn(&str) -> &'a str) -> Result<DealDraft, Vec<FieldProblem>> {
-    let texts = Texts {
-        account_name: cell("accountName"),
-        rep: cell("rep"),
-        champion: cell("champion"),
-        next_step: cell("nextStep"),
-        external_id: cell("externalId"),
-    };
-    let bad = |field, reason: &str| FieldProblem { field, reason: reason.to_owned() };
-    let value = cell("value").trim().parse::<u64>().map_err(|_| bad("value", "whole US dollars, digits only"));
-    let stage = Stage::parse(cell("stage").trim()).ok_or_else(|| {
-        let names: Vec<&str> = Stage::ALL.iter().map(|s| s.as_str()).collect();
-        bad("stage", &format!("one of {}", names.join(", ")))
-    });
-    let deal_type = DealType::parse(cell("type").trim()).ok_or_else(|| {
-        let names: Vec<&str> = DealType::ALL.iter().map(|t| t.as_str()).collect();
-        bad("type", &format!("one of {}", names.join(", ")))
-    });
-    let close_date = CalendarDate::parse(cell("closeDate").trim()).map_err(|e| bad("closeDate", &e.to_string()));
-    let probability = match cell("probability").trim() {
-        "" => Ok(None),
-        p => p
-            .parse::<u8>()
-            .ok()
-            .filter(|p| *p <= 100)
-            .map(Some)
-            .ok_or_else(|| bad("probability", "a whole percent from 0 to 100 (blank: the stage's)")),
-    };
-    let parsed = match (value, stage, deal_type, close_date, probability) {
-        (Ok(value), Ok(stage), Ok(deal_type), Ok(close_date), Ok(probability)) => Ok(Parsed {
-            value,
-            stage,
-            deal_type,
-            close_date,
-            probability,
-            champion_status: ChampionStatus::Unknown,
-            company_slug: None,
-        }),
-        (v, s, t, c, p) => Err([v.err(), s.err(), t.err(), c.err(), p.err()].into_iter().flatten().collect()),
-    };
-    DealDraft::build(texts, parsed)
 }
 
 /// How many of a plan's rows create a deal, and how many change nothing.

@@ -9,7 +9,7 @@ mod update;
 
 use serde::{Deserialize, Serialize};
 
-pub use create::{NewDeal, create};
+pub use create::{DealDraft, FieldProblem, NewDeal, create};
 pub use import::{IMPORT_BYTES, IMPORT_ROWS, ImportReport, RowError, export, import};
 pub use update::{DealUpdate, update};
 

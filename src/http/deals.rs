@@ -25,7 +25,7 @@ pub(crate) struct ImportQuery {
     dry_run: bool,
 }
 
-fn today(state: &AppState) -> CalendarDate {
+pub(super) fn today(state: &AppState) -> CalendarDate {
     CalendarDate::from_naive(state.clock().utc().date_naive())
 }
 
@@ -139,9 +139,10 @@ pub fn routes(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = R
             let state = s.clone();
             async move {
                 let admin = caller.require_admin().map_err(ApiError::from)?;
+                let draft = new.draft().map_err(|p| ApiError::from(deals::DealError::from(p)))?;
                 let known = |slug: &str| state.directory().by_slug(slug).is_some();
                 let deal =
-                    deals::create(state.store(), admin, new, today(&state), known).await.map_err(ApiError::from)?;
+                    deals::create(state.store(), admin, draft, today(&state), known).await.map_err(ApiError::from)?;
                 let location = HeaderValue::from_str(&format!("/api/deals/{}", deal.summary.id))
                     .map_err(|_| ApiError::BadRequest("unusable deal id".into()))?;
                 let reply = warp::reply::with_status(warp::reply::json(&deal), StatusCode::CREATED);

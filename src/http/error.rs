@@ -131,16 +131,22 @@ impl ApiError {
         }
     }
 
-    /// The status and the JSON envelope of this error (an internal one is logged here).
-    pub fn envelope(&self) -> (StatusCode, String) {
+    /// The status, machine code and sentence a client may see (an internal error is logged
+    /// here with its cause chain and shown only as "internal error").
+    pub fn public(&self) -> (StatusCode, &'static str, String) {
         let status = self.status();
-        let (code, message) = match self {
+        match self {
             ApiError::Service(e) if e.kind() == ErrorKind::Internal => {
                 tracing::error!(cause = %chain(e.as_ref()), "internal error");
-                (error_code(status), "internal error".to_owned())
+                (status, error_code(status), "internal error".to_owned())
             }
-            _ => (self.code(), self.to_string()),
-        };
+            _ => (status, self.code(), self.to_string()),
+        }
+    }
+
+    /// The status and the JSON envelope of this error (an internal one is logged here).
+    pub fn envelope(&self) -> (StatusCode, String) {
+        let (status, code, message) = self.public();
         let details = match self {
             ApiError::Service(e) => e.details(),
             _ => None,

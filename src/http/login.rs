@@ -1,5 +1,5 @@
 //! `POST /auth/login {inviteCode}` -> `{token, role}` plus the `gtms_session` cookie
-//! (HttpOnly, SameSite=Lax, Path=/, 12 h; Secure over TLS or when configured), and
+//! (HttpOnly, SameSite=Strict, Path=/, 12 h; Secure over TLS or when configured), and
 //! `POST /auth/logout`, which clears it.
 
 use serde::{Deserialize, Serialize};
@@ -52,7 +52,7 @@ pub fn routes(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = R
     login.or(logout)
 }
 
-fn secure_cookies(state: &AppState) -> bool {
+pub(super) fn secure_cookies(state: &AppState) -> bool {
     state.config().tls.is_some() || state.config().secure_cookies
 }
 
@@ -67,9 +67,9 @@ async fn login(state: AppState, body: LoginRequest) -> Result<Response, ApiError
     Ok(res)
 }
 
-fn set_cookie(res: &mut Response, value: &str, max_age: i64, secure: bool) {
+pub(super) fn set_cookie(res: &mut Response, value: &str, max_age: i64, secure: bool) {
     let secure = if secure { "; Secure" } else { "" };
-    let cookie = format!("{COOKIE}={value}; HttpOnly; SameSite=Lax; Path=/; Max-Age={max_age}{secure}");
+    let cookie = format!("{COOKIE}={value}; HttpOnly; SameSite=Strict; Path=/; Max-Age={max_age}{secure}");
     if let Ok(v) = HeaderValue::from_str(&cookie) {
         res.headers_mut().append(header::SET_COOKIE, v);
     }

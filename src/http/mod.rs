@@ -5,6 +5,7 @@ pub mod api_doc;
 pub mod assets;
 mod brain;
 mod client_config;
+mod console;
 mod coordinator;
 mod deals;
 mod enrich;
@@ -56,6 +57,7 @@ pub fn routes(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = s
         family(coordinator::routes(state.clone())),
         family(ws::routes(state.clone())),
         family(status_page::routes(state.clone())),
+        family(console::routes(state.clone())),
         family(home::routes(state.clone())),
         family(api_doc::routes()),
         family(prometheus::routes(state.clone())),

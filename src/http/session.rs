@@ -83,14 +83,45 @@ pub fn caller(
     }
 }
 
+/// Whether a request comes from a page of this appliance: its `Origin` names the host the
+/// request was sent to (`Host`, or `X-Forwarded-Host` behind a proxy). A browser sends
+/// `Origin` with every cross-site and every same-site write; a page elsewhere cannot set it.
+pub fn same_origin(headers: &HeaderMap) -> bool {
+    let Some(origin) = headers.get("origin").and_then(|v| v.to_str().ok()) else {
+        return false;
+    };
+    let Some((_, authority)) = origin.split_once("://") else {
+        return false;
+    };
+    ["host", "x-forwarded-host"]
+        .into_iter()
+        .filter_map(|name| headers.get(name).and_then(|v| v.to_str().ok()))
+        .any(|host| host.eq_ignore_ascii_case(authority))
+}
+
+/// A write that carries only the session cookie must come from this appliance's own pages
+/// (`same_origin`): the cookie is sent by the browser on its own, a bearer token is not.
+pub fn cookie_write_allowed(method: &warp::http::Method, headers: &HeaderMap) -> bool {
+    method.is_safe() || headers.contains_key("authorization") || same_origin(headers)
+}
+
+/// The refusal of a cookie-authenticated write from another origin.
+pub fn cross_site() -> ApiError {
+    ApiError::Forbidden("this write came from another site: sign in on this appliance's own pages".into())
+}
+
 /// Passes requests whose caller holds at least `role`: 401 without a valid token, 403 with
-/// a token of a lesser role.
+/// a token of a lesser role, and 403 for a write authenticated by the cookie alone that does
+/// not come from this appliance's pages (`cookie_write_allowed`).
 pub fn require(state: AppState, role: Role) -> impl Filter<Extract = (Principal,), Error = Rejection> + Clone {
-    warp::ext::optional::<Authenticated>().and(warp::header::headers_cloned()).and_then(
-        move |authenticated: Option<Authenticated>, headers: HeaderMap| {
+    warp::ext::optional::<Authenticated>().and(warp::method()).and(warp::header::headers_cloned()).and_then(
+        move |authenticated: Option<Authenticated>, method: warp::http::Method, headers: HeaderMap| {
             let state = state.clone();
             async move {
                 let principal = caller(&state, authenticated, &headers).map_err(warp::reject::custom)?;
+                if !cookie_write_allowed(&method, &headers) {
+                    return Err(warp::reject::custom(cross_site()));
+                }
                 if principal.role.satisfies(role) {
                     Ok(principal)
                 } else {
@@ -120,5 +151,33 @@ mod tests {
         h.insert("authorization", HeaderValue::from_static("Basic x"));
         assert_eq!(presented_token(&h), Err(MalformedAuthorization));
         assert_eq!(presented_token(&HeaderMap::new()), Ok(None));
+    }
+
+    #[test]
+    fn a_cookie_write_needs_this_appliance_as_its_origin() {
+        let headers = |pairs: &[(&'static str, &'static str)]| {
+            let mut h = HeaderMap::new();
+            for (k, v) in pairs {
+                h.insert(*k, HeaderValue::from_static(v));
+            }
+            h
+        };
+        let post = warp::http::Method::POST;
+        let own = headers(&[("host", "127.0.0.1:3000"), ("origin", "http://127.0.0.1:3000")]);
+        assert!(cookie_write_allowed(&post, &own));
+        let proxied =
+            headers(&[("host", "10.0.0.2"), ("x-forwarded-host", "gtms.example"), ("origin", "https://gtms.example")]);
+        assert!(cookie_write_allowed(&post, &proxied));
+        for refused in [
+            headers(&[("host", "127.0.0.1:3000")]),
+            headers(&[("host", "127.0.0.1:3000"), ("origin", "http://evil.example")]),
+            headers(&[("host", "127.0.0.1:3000"), ("origin", "null")]),
+            headers(&[("host", "127.0.0.1:3000"), ("origin", "http://127.0.0.1:3001")]),
+        ] {
+            assert!(!cookie_write_allowed(&post, &refused), "{refused:?}");
+        }
+        let bearer = headers(&[("host", "127.0.0.1:3000"), ("authorization", "Bearer t")]);
+        assert!(cookie_write_allowed(&post, &bearer), "a bearer token is not sent by the browser on its own");
+        assert!(cookie_write_allowed(&warp::http::Method::GET, &headers(&[])), "reads are not writes");
     }
 }

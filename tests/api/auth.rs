@@ -39,7 +39,7 @@ async fn an_invite_code_signs_in_with_a_token_and_a_session_cookie() {
     assert_eq!(res.status(), 200);
     let cookie = res.headers()["set-cookie"].to_str().expect("cookie").to_owned();
     assert!(cookie.starts_with("gtms_session="));
-    for attr in ["HttpOnly", "SameSite=Lax", "Path=/", "Max-Age=43200"] {
+    for attr in ["HttpOnly", "SameSite=Strict", "Path=/", "Max-Age=43200"] {
         assert!(cookie.contains(attr), "{cookie}");
     }
     assert!(!cookie.contains("Secure"), "plain HTTP without secure_cookies");

@@ -5,29 +5,15 @@
 //! connects to `/ws` and shows a workflow started afterwards without a reload.
 
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::Duration;
+use std::process::Command;
 
-use futures_util::{SinkExt, StreamExt};
 use gtms::domain::Role;
 use reqwest::Method;
 use serde_json::{Value, json};
-use tokio_tungstenite::tungstenite::Message;
 
+use crate::browser::{CHROMIUM_FLAGS, browser};
 use crate::helpers::TestApp;
 use crate::workflows::{app, start, wait_for};
-
-const CHROMIUM_FLAGS: [&str; 9] = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--hide-scrollbars",
-];
 
 /// Runs Chromium once on `url` (bounded by `timeout`: the page itself polls forever).
 fn chromium(profile: &Path, url: &str, extra: &[String]) -> std::process::Output {
@@ -116,82 +102,6 @@ async fn the_status_page_shows_a_parked_workflow_its_approval_the_charts_and_the
         assert!(png.starts_with(b"\x89PNG") && png.len() > 5_000, "a real screenshot");
     }
     app.stop().await;
-}
-
-type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
-
-/// One page of a headless Chromium, spoken to over the DevTools protocol.
-struct Page {
-    socket: Socket,
-    next_id: u64,
-}
-
-impl Page {
-    async fn call(&mut self, method: &str, params: Value) -> Value {
-        self.next_id += 1;
-        let id = self.next_id;
-        let message = json!({"id": id, "method": method, "params": params}).to_string();
-        self.socket.send(Message::Text(message.into())).await.expect("send to the browser");
-        loop {
-            let frame = tokio::time::timeout(Duration::from_secs(20), self.socket.next()).await;
-            let frame = frame.expect("the browser answers").expect("open").expect("frame");
-            let Message::Text(text) = frame else { continue };
-            let answer: Value = serde_json::from_str(&text).expect("json");
-            if answer["id"] == id {
-                assert!(answer.get("error").is_none(), "{method}: {answer}");
-                return answer["result"].clone();
-            }
-        }
-    }
-
-    async fn eval(&mut self, expression: &str) -> Value {
-        let result = self.call("Runtime.evaluate", json!({"expression": expression, "returnByValue": true})).await;
-        result["result"]["value"].clone()
-    }
-
-    /// Evaluates `expression` until it is true (a deadline, no fixed sleep).
-    async fn until(&mut self, expression: &str, what: &str) {
-        let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
-        while self.eval(expression).await != Value::Bool(true) {
-            assert!(tokio::time::Instant::now() < deadline, "{what} never happened");
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-    }
-}
-
-/// Starts Chromium with a DevTools port of its own choosing and opens a blank page.
-async fn browser(profile: &Path) -> (tokio::process::Child, Page) {
-    let child = tokio::process::Command::new("chromium")
-        .args(CHROMIUM_FLAGS)
-        .arg("--remote-debugging-port=0")
-        .arg(format!("--user-data-dir={}", profile.display()))
-        .arg("about:blank")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .kill_on_drop(true)
-        .spawn()
-        .expect("chromium is installed (make deps installs it)");
-    let port_file = profile.join("DevToolsActivePort");
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
-    let port = loop {
-        let port = std::fs::read_to_string(&port_file).ok().and_then(|t| t.lines().next().map(str::to_owned));
-        if let Some(port) = port.filter(|p| !p.is_empty()) {
-            break port;
-        }
-        assert!(tokio::time::Instant::now() < deadline, "Chromium never opened its DevTools port");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    };
-    let target: Value = reqwest::Client::new()
-        .put(format!("http://127.0.0.1:{port}/json/new?about:blank"))
-        .send()
-        .await
-        .expect("a new page")
-        .json()
-        .await
-        .expect("json");
-    let ws = target["webSocketDebuggerUrl"].as_str().expect("the page's DevTools address");
-    let (socket, _) = tokio_tungstenite::connect_async(ws).await.expect("DevTools connects");
-    (child, Page { socket, next_id: 0 })
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

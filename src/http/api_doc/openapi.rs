@@ -176,6 +176,7 @@ fn success(g: &mut SchemaGenerator, route: &Route, status: u16) -> Value {
         101 => "Switching protocols",
         201 => "Created",
         202 => "Accepted",
+        303 => return json!({ "description": "See other (the next page; signed out, /app/login)" }),
         _ => "OK",
     };
     let text = json!({ "type": "string" });

@@ -2,6 +2,8 @@
 //! `{params}`, operation id, summary, tag, auth, query/body/response types and the error
 //! statuses its service can add); the tests fail until the table and what is served agree.
 
+use std::collections::BTreeMap;
+
 use schemars::{Schema, SchemaGenerator};
 use serde_json::{Map, Value};
 
@@ -34,6 +36,11 @@ const MCP: &str = "mcp";
 const PAGES: &str = "pages";
 const WORKERS: &str = "workers";
 const COORDINATOR: &str = "coordinator";
+const CONSOLE: &str = "console";
+/// The console's form posts.
+const FORM: &str = "application/x-www-form-urlencoded";
+/// Why the console's form posts are not fuzzed.
+const CONSOLE_FORM: &str = "an HTML form for a browser; the API route behind it is fuzzed";
 
 const HTML: Content = Content::Text("text/html; charset=utf-8");
 const CSV: &str = "text/csv; charset=utf-8";
@@ -56,6 +63,58 @@ pub static ROUTES: &[Route] = &[
     // Pages and documents.
     Route::new(Get, "/", "home", "The home page: what this appliance is and where to look").tag(PAGES).content(HTML),
     Route::new(Get, "/status", "statusPage", "The server-rendered status dashboard").tag(PAGES).content(HTML),
+    // The console (http/console): pages for a person's browser; signed out, a page answers 303
+    // to /app/login. Its forms post urlencoded bodies and answer 303 or the page with the
+    // form's problems (HTML, with the API's status), so they are not fuzzed as API routes.
+    Route::new(Get, "/app", "consoleHome", "The console: on to the deals board, or to sign-in")
+        .tag(CONSOLE)
+        .success(&[303]),
+    Route::new(Get, "/app/login", "consoleLogin", "The console's sign-in form").tag(CONSOLE).content(HTML),
+    Route::new(Post, "/app/login", "consoleSignIn", "Sign in with an invite code (sets the session cookie)")
+        .body_as(FORM, schema::<BTreeMap<String, String>>)
+        .tag(CONSOLE)
+        .content(HTML)
+        .success(&[303])
+        .errors(&[401, 403])
+        .no_fuzz(CONSOLE_FORM),
+    Route::new(Post, "/app/logout", "consoleSignOut", "Sign out (clears the session cookie)")
+        .tag(CONSOLE)
+        .success(&[303])
+        .no_fuzz(CONSOLE_FORM),
+    Route::new(Get, "/app/deals", "consoleDeals", "The pipeline summary over the deals board, or the filtered list")
+        .tag(CONSOLE)
+        .content(HTML)
+        .success(&[200, 303]),
+    Route::new(Post, "/app/deals", "consoleCreateDeal", "Create a deal from the form (admin)")
+        .body_as(FORM, schema::<BTreeMap<String, String>>)
+        .tag(CONSOLE)
+        .content(HTML)
+        .success(&[303])
+        .errors(&[403, 404, 409, 422])
+        .no_fuzz(CONSOLE_FORM),
+    Route::new(Post, "/app/deals/import", "consoleImportDeals", "Import deals from pasted CSV, or a dry run (admin)")
+        .body_as(FORM, schema::<BTreeMap<String, String>>)
+        .tag(CONSOLE)
+        .content(HTML)
+        .errors(&[403, 413, 422])
+        .no_fuzz(CONSOLE_FORM),
+    Route::new(Get, "/app/deals/{id}", "consoleDeal", "A deal with its history")
+        .tag(CONSOLE)
+        .content(HTML)
+        .success(&[200, 303])
+        .no_fuzz("its 404 is an HTML page for a person, not the JSON envelope"),
+    Route::new(Post, "/app/deals/{id}/move", "consoleMoveDeal", "Move a deal to a later stage (admin)")
+        .body_as(FORM, schema::<BTreeMap<String, String>>)
+        .tag(CONSOLE)
+        .success(&[303])
+        .errors(&[403, 409])
+        .no_fuzz(CONSOLE_FORM),
+    Route::new(Get, "/app/assets/console.css", "consoleStylesheet", "The console's stylesheet")
+        .tag(CONSOLE)
+        .content(Content::File("text/css; charset=utf-8", None)),
+    Route::new(Get, "/app/assets/console.js", "consoleScript", "The console's script")
+        .tag(CONSOLE)
+        .content(Content::File("text/javascript; charset=utf-8", None)),
     Route::new(Get, "/api/openapi.json", "openapi", "This OpenAPI 3.1 document").tag(OPS).content(OBJECT),
     Route::new(Get, "/metrics", "prometheusMetrics", "Prometheus metrics (text exposition format)")
         .tag(OPS)

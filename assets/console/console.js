@@ -1,0 +1,52 @@
+// The gtms console's one script (docs/console.md). Every page works without it; it only makes
+// them smoother: a chosen CSV file fills the import box, and a deal changed anywhere (the /ws
+// `deal.updated` event) refreshes the deals board and summary in place unless a form is being
+// filled in.
+"use strict";
+
+document.addEventListener("change", (event) => {
+  const input = event.target;
+  if (!(input instanceof HTMLInputElement) || input.type !== "file" || !input.dataset.fills) return;
+  const target = document.getElementById(input.dataset.fills);
+  const file = input.files && input.files[0];
+  if (!target || !file) return;
+  file.text().then((text) => { target.value = text; });
+});
+
+const live = ["#pipeline-summary", "#board", "#deal-list", "#history", "#deal-stage"];
+
+function busy() {
+  const active = document.activeElement;
+  return active && active.closest("form") && !active.closest("form.toolbar");
+}
+
+async function refresh() {
+  if (busy()) return;
+  const response = await fetch(location.href, { credentials: "same-origin" });
+  if (!response.ok) return;
+  const next = new DOMParser().parseFromString(await response.text(), "text/html");
+  for (const selector of live) {
+    const now = document.querySelector(selector);
+    const fresh = next.querySelector(selector);
+    if (now && fresh) now.replaceWith(fresh);
+  }
+  document.body.dataset.refreshes = String(Number(document.body.dataset.refreshes || 0) + 1);
+}
+
+function listen() {
+  if (!live.some((selector) => document.querySelector(selector))) return;
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  const socket = new WebSocket(`${scheme}//${location.host}/ws`);
+  socket.addEventListener("open", () => { document.body.dataset.live = "connected"; });
+  socket.addEventListener("message", (event) => {
+    let message;
+    try { message = JSON.parse(event.data); } catch { return; }
+    if (message.type === "deal.updated") refresh();
+  });
+  socket.addEventListener("close", () => {
+    document.body.dataset.live = "closed";
+    setTimeout(listen, 3000);
+  });
+}
+
+listen();

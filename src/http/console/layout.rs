@@ -1,0 +1,103 @@
+//! The console's one layout: the header (who is signed in and with which role, sign-out), the
+//! navigation, the page's main part, and the error page.
+
+use maud::{DOCTYPE, Markup, html};
+use warp::http::StatusCode;
+
+use crate::auth::Principal;
+
+/// The console's pages, in navigation order: (path, label).
+const NAV: [(&str, &str); 2] = [("/app/deals", "Deals"), ("/status", "Status")];
+
+/// A whole page: `title`, the signed-in person (none on the sign-in page), and `main`.
+pub fn page(title: &str, who: Option<&Principal>, current: &str, main: Markup) -> Markup {
+    html! {
+        (DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                meta name="viewport" content="width=device-width, initial-scale=1";
+                meta name="color-scheme" content="light dark";
+                title { (title) " · gtms" }
+                link rel="stylesheet" href=(super::assets::CSS_PATH);
+                script src=(super::assets::JS_PATH) defer {}
+            }
+            body {
+                a.skip href="#main" { "Skip to the content" }
+                header.top {
+                    a.brand href="/app/deals" { "gtms" }
+                    @if let Some(who) = who {
+                        nav aria-label="Console" {
+                            ul {
+                                @for (path, label) in NAV {
+                                    li {
+                                        @if path == current {
+                                            a href=(path) aria-current="page" { (label) }
+                                        } @else {
+                                            a href=(path) { (label) }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                        div.who {
+                            span #whoami { (who.name) }
+                            " "
+                            span.role #role data-role=(who.role.as_str()) { (who.role.as_str()) }
+                            form method="post" action="/app/logout" {
+                                button type="submit" #signout { "Sign out" }
+                            }
+                        }
+                    }
+                }
+                main #main tabindex="-1" { (main) }
+            }
+        }
+    }
+}
+
+/// An error page with the status and the sentence a person may see.
+pub fn error_page(who: Option<&Principal>, status: StatusCode, message: &str) -> Markup {
+    let title = status.canonical_reason().unwrap_or("Error");
+    let main = html! {
+        h1 { (status.as_u16()) " " (title) }
+        p.error role="alert" { (message) }
+        p { a href="/app/deals" { "Back to the console" } }
+    };
+    page(title, who, "", main)
+}
+
+/// A field's problem under its input (`id` names it for `aria-describedby`).
+pub fn field_error(id: &str, problem: Option<&String>) -> Markup {
+    html! {
+        @if let Some(problem) = problem {
+            span.field-error id=(id) role="alert" { (problem) }
+        }
+    }
+}
+
+/// Whole US dollars with thousands separators ("$1,250,000").
+pub fn dollars(value: u64) -> String {
+    let digits = value.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3 + 1);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    format!("${out}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dollars_are_grouped_by_thousands() {
+        assert_eq!(dollars(0), "$0");
+        assert_eq!(dollars(999), "$999");
+        assert_eq!(dollars(1_000), "$1,000");
+        assert_eq!(dollars(1_250_000), "$1,250,000");
+    }
+}

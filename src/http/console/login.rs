@@ -1,0 +1,103 @@
+//! `/app/login`: sign in with an invite code (the same session cookie `/auth/login` sets,
+//! `SameSite=Strict`), then on to `next`; `/app/logout` clears the cookie.
+
+use maud::{Markup, html};
+use warp::http::{HeaderMap, StatusCode};
+use warp::{Filter, Rejection, Reply};
+
+use super::{Answer, form_fields, form_post, get_page, layout, safe_next};
+use crate::auth::AuthError;
+use crate::auth::sessions::SESSION_SECS;
+use crate::http::error::ApiError;
+use crate::http::login::{secure_cookies, set_cookie};
+use crate::state::AppState;
+
+/// The `next` of a sign-in page's address (`/app/login?next=/app/deals`), when it is safe.
+fn next_of(here: &str) -> String {
+    let query = here.split_once('?').map_or("", |(_, q)| q);
+    serde_urlencoded::from_str::<Vec<(String, String)>>(query)
+        .ok()
+        .and_then(|pairs| pairs.into_iter().find(|(k, _)| k == "next").map(|(_, v)| v))
+        .and_then(|next| safe_next(&next).map(str::to_owned))
+        .unwrap_or_else(|| "/app/deals".to_owned())
+}
+
+fn form(next: &str, problem: Option<&str>) -> Markup {
+    let main = html! {
+        h1 { "Sign in" }
+        p { "Sign in with the invite code an admin gave you (the first start of the appliance prints the admin's)." }
+        form.card method="post" action="/app/login" {
+            input type="hidden" name="next" value=(next);
+            label for="invite-code" { "Invite code" }
+            @if let Some(problem) = problem {
+                input #invite-code type="password" name="inviteCode" required autocomplete="off" aria-invalid="true"
+                    aria-describedby="invite-code-error";
+                span.field-error #invite-code-error role="alert" { (problem) }
+            } @else {
+                input #invite-code type="password" name="inviteCode" required autocomplete="off";
+            }
+            button type="submit" { "Sign in" }
+        }
+    };
+    layout::page("Sign in", None, "", main)
+}
+
+pub fn routes(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clone {
+    let show = warp::path!("app" / "login")
+        .and(get_page())
+        .map(|_headers: HeaderMap, here: String| Answer::ok(form(&next_of(&here), None)));
+    let s = state.clone();
+    let submit = warp::path!("app" / "login").and(warp::post()).and(form_post()).then(
+        move |headers: HeaderMap, body: String| {
+            let state = s.clone();
+            async move { sign_in(&state, &headers, &body).await.unwrap_or_else(|answer| answer) }
+        },
+    );
+    let logout = warp::path!("app" / "logout").and(warp::post()).map(move || {
+        let mut res = super::see_other("/app/login");
+        set_cookie(&mut res, "", 0, secure_cookies(&state));
+        Answer::Raw(Box::new(res))
+    });
+    show.or(submit).or(logout)
+}
+
+async fn sign_in(state: &AppState, headers: &HeaderMap, body: &str) -> Result<Answer, Answer> {
+    let fields = form_fields(body)?;
+    let next = fields.get("next").and_then(|n| safe_next(n)).unwrap_or("/app/deals").to_owned();
+    if !super::same_origin(headers) {
+        return Err(Answer::Page(
+            StatusCode::FORBIDDEN,
+            form(&next, Some("This sign-in form was sent from another site; use this one.")),
+        ));
+    }
+    let code = fields.get("inviteCode").map(|c| c.trim()).unwrap_or_default();
+    let now = state.clock().now_secs();
+    match state.sessions().login(code, now).await {
+        Ok((token, _role)) => {
+            let mut res = super::see_other(&next);
+            set_cookie(&mut res, &token, SESSION_SECS, secure_cookies(state));
+            Ok(Answer::Raw(Box::new(res)))
+        }
+        Err(AuthError::InvalidCredentials) => {
+            Err(Answer::Page(StatusCode::UNAUTHORIZED, form(&next, Some("That invite code is not valid."))))
+        }
+        Err(other) => {
+            let (status, _, message) = ApiError::from(other).public();
+            Err(Answer::Page(status, form(&next, Some(&message))))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn next_is_only_ever_a_console_page() {
+        assert_eq!(next_of("/app/login?next=%2Fapp%2Fdeals%3Fstage%3Dproposal"), "/app/deals?stage=proposal");
+        for hostile in ["https://evil.example/app/", "//evil.example", "/app/..\\x", "/status", "/app//evil", ""] {
+            let here = format!("/app/login?next={}", super::super::url_encode(hostile));
+            assert_eq!(next_of(&here), "/app/deals", "{hostile}");
+        }
+    }
+}
