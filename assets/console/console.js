@@ -1,7 +1,7 @@
 // The gtms console's one script (docs/console.md). Every page works without it; it only makes
-// them smoother: a chosen CSV file fills the import box, and a deal changed anywhere (the /ws
-// `deal.updated` event) refreshes the deals board and summary in place unless a form is being
-// filled in.
+// them smoother: a chosen CSV file fills the import box, and a deal or an approval changed
+// anywhere (the /ws events) refreshes the board, the inbox and the navigation's count in place,
+// unless a form is being filled in.
 "use strict";
 
 document.addEventListener("change", (event) => {
@@ -13,7 +13,9 @@ document.addEventListener("change", (event) => {
   file.text().then((text) => { target.value = text; });
 });
 
-const live = ["#pipeline-summary", "#board", "#deal-list", "#history", "#deal-stage"];
+const live = ["#pipeline-summary", "#board", "#deal-list", "#history", "#deal-stage", "#approvals", "#pending-count"];
+// The /ws events that change what those show.
+const changes = ["deal.updated", "approval.requested", "approval.decided"];
 
 function busy() {
   const active = document.activeElement;
@@ -41,7 +43,7 @@ function listen() {
   socket.addEventListener("message", (event) => {
     let message;
     try { message = JSON.parse(event.data); } catch { return; }
-    if (message.type === "deal.updated") refresh();
+    if (changes.includes(message.type)) refresh();
   });
   socket.addEventListener("close", () => {
     document.body.dataset.live = "closed";

@@ -3,7 +3,8 @@
 //! page headers and weights), and a person's walk through it in a real headless Chromium:
 //! sign in with an invite code, create a deal, move it on the board, import a CSV with a bad
 //! row (nothing imported, the row named), fix it, import it, see a deal made elsewhere appear
-//! without a reload, sign out, and as a viewer find no write control. Screenshots of every page
+//! without a reload, watch two approvals arrive live, approve one with a note and reject a
+//! selection, sign out, and as a viewer find no write control. Screenshots of every page
 //! at 375 and 1440 px go to `target/console/`.
 
 use std::io::Write;
@@ -14,6 +15,7 @@ use serde_json::{Value, json};
 
 use crate::browser::browser;
 use crate::helpers::{TestApp, spawn_app};
+use crate::workflows::{start, wait_for};
 
 /// A client that does not follow redirects (the tests read the 303s).
 fn no_redirects() -> reqwest::Client {
@@ -147,6 +149,16 @@ async fn console_routes_redirect_refuse_and_show_problems_over_http() {
     let back = post_form(&app, &format!("/app/deals/{id}/move"), &admin, Some(&own), &[("stage", "prospecting")]).await;
     assert_eq!(back.status(), 409, "stages only move forward: the page says so with the API's status");
 
+    let res =
+        post_form(&app, "/app/approvals", &viewer, Some(&own), &[("act", "approve:selected"), ("id", "w-1")]).await;
+    assert_eq!(res.status(), 403, "a viewer's forged decision");
+    let res = post_form(&app, "/app/approvals", &admin, Some(&own), &[("act", "approve:selected")]).await;
+    assert_eq!(res.status(), 400, "nothing selected");
+    assert!(res.text().await.unwrap_or_default().contains("Select at least one approval first."));
+    let res = post_form(&app, "/app/approvals", &admin, Some(&own), &[("act", "approve:no-such-workflow")]).await;
+    assert_eq!(res.status(), 409);
+    assert!(res.text().await.unwrap_or_default().contains("no-such-workflow:"), "the page names what was not decided");
+
     // The API's cookie writes get the same Origin check; a bearer token does not need one.
     let body = json!({"accountName": "Hooli", "value": 1, "stage": "prospecting", "type": "renewal", "rep": "Ada", "closeDate": "2027-01-31"});
     let cross =
@@ -189,8 +201,8 @@ async fn console_routes_redirect_refuse_and_show_problems_over_http() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_person_signs_in_creates_moves_and_imports_deals_and_a_viewer_finds_no_write_control() {
-    let app = spawn_app().await;
+async fn a_person_signs_in_works_the_deals_and_the_approvals_and_a_viewer_finds_no_write_control() {
+    let app = crate::workflows::app().await;
     let (admin_code, _) = app.invite(Role::Admin).await;
     let (viewer_code, _) = app.invite(Role::Viewer).await;
     let api = app.token(Role::Admin).await;
@@ -307,6 +319,49 @@ async fn a_person_signs_in_creates_moves_and_imports_deals_and_a_viewer_finds_no
         "swapped, not reloaded"
     );
 
+    // Approvals arrive in the inbox without a reload; one is approved with its note, then a
+    // selection rejected with the shared note; the workflows go on.
+    page.open(&app.url("/app/approvals")).await;
+    page.until("document.body.dataset.live === 'connected'", "the inbox's /ws connection").await;
+    let waiting =
+        page.eval("Number(document.querySelector('#approvals').dataset.count)").await.as_u64().expect("count");
+    let mut parked = Vec::new();
+    let onboarding = json!({"accountId": "acct-console-1", "accountName": "Console Co", "tier": "premium"});
+    let ticket = json!({"ticketId": "T-77", "subject": "Login fails with SSO", "priority": "high"});
+    for (worker, kind, params) in
+        [("onboarding-manager", "client-onboarding", onboarding), ("support-resolver", "ticket-resolution", ticket)]
+    {
+        let id = start(&app, &api, worker, kind, params).await;
+        wait_for(&app, &api, &id, |w| w["status"] == "waiting").await;
+        parked.push(id);
+    }
+    let expected = waiting + 2;
+    page.until(&format!("document.querySelectorAll('#approvals li.approval').length === {expected} && document.querySelector('#pending-count').textContent === '{expected}'"), "both approvals and the count arriving live").await;
+    for width in [375, 1440] {
+        page.screenshot(width, &shoot("approvals", width), true).await;
+    }
+    page.type_into(&format!("[id='note-{}']", parked[0]), "Checked the contract").await;
+    page.click(&format!("button[value='approve:{}']", parked[0])).await;
+    page.until("(document.querySelector('#decided') || {}).textContent === '1 approved.'", "the approval's outcome")
+        .await;
+    let approved = wait_for(&app, &api, &parked[0], |w| w["status"] != "waiting").await;
+    assert_ne!(approved["status"], "failed", "{approved}");
+    page.click(&format!("[id='pick-{}']", parked[1])).await;
+    page.type_into("#bulk-note", "Not this quarter").await;
+    page.click("button[value='reject:selected']").await;
+    page.until("(document.querySelector('#decided') || {}).textContent === '1 rejected.'", "the selection's outcome")
+        .await;
+    wait_for(&app, &api, &parked[1], |w| w["status"] != "waiting").await;
+    assert_eq!(
+        page.eval(&format!(
+            "document.querySelectorAll(\"[data-approval='{}'], [data-approval='{}']\").length",
+            parked[0], parked[1]
+        ))
+        .await,
+        0,
+        "both left the inbox"
+    );
+
     // Sign out; a viewer sees the board and no write control, and the server refuses a forged write.
     page.click("#signout").await;
     page.until("location.pathname === '/app/login'", "signed out").await;
@@ -319,6 +374,13 @@ async fn a_person_signs_in_creates_moves_and_imports_deals_and_a_viewer_finds_no
     for width in [375, 1440] {
         page.screenshot(width, &shoot("deals-viewer", width), true).await;
     }
+    page.open(&app.url("/app/approvals")).await;
+    page.until("!!document.querySelector('#approvals')", "the viewer's inbox").await;
+    assert_eq!(
+        page.eval("document.querySelectorAll('#approvals input, #approvals button').length").await,
+        0,
+        "a viewer cannot decide"
+    );
     let forged = "fetch('/app/deals/import', {method: 'POST', headers: {'content-type': 'application/x-www-form-urlencoded'}, body: 'csv=x'}).then(r => { document.body.dataset.forged = String(r.status); })";
     page.eval(forged).await;
     page.until("document.body.dataset.forged === '403'", "the server refusing the viewer's forged import").await;

@@ -109,6 +109,17 @@ pub static ROUTES: &[Route] = &[
         .success(&[303])
         .errors(&[403, 409])
         .no_fuzz(CONSOLE_FORM),
+    Route::new(Get, "/app/approvals", "consoleApprovals", "The inbox of pending approvals")
+        .tag(CONSOLE)
+        .content(HTML)
+        .success(&[200, 303]),
+    Route::new(Post, "/app/approvals", "consoleDecide", "Approve or reject one approval or a selection (admin)")
+        .body_as(FORM, schema::<BTreeMap<String, String>>)
+        .tag(CONSOLE)
+        .content(HTML)
+        .success(&[303])
+        .errors(&[403, 409])
+        .no_fuzz(CONSOLE_FORM),
     Route::new(Get, "/app/assets/console.css", "consoleStylesheet", "The console's stylesheet")
         .tag(CONSOLE)
         .content(Content::File("text/css; charset=utf-8", None)),

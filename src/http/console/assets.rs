@@ -5,9 +5,11 @@
 use std::sync::LazyLock;
 
 use sha2::{Digest, Sha256};
+use warp::Filter;
 use warp::http::{HeaderMap, HeaderValue, StatusCode, header};
 use warp::reply::Response;
-use warp::{Filter, Rejection, Reply};
+
+use super::{Answer, Page};
 
 pub const CSS_PATH: &str = "/app/assets/console.css";
 pub const JS_PATH: &str = "/app/assets/console.js";
@@ -55,14 +57,16 @@ impl Asset {
 static STYLESHEET: LazyLock<Asset> = LazyLock::new(|| Asset::new("text/css; charset=utf-8", CSS));
 static SCRIPT: LazyLock<Asset> = LazyLock::new(|| Asset::new("text/javascript; charset=utf-8", JS));
 
-pub fn routes() -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clone {
+pub fn routes() -> [Page; 2] {
     let css = warp::path!("app" / "assets" / "console.css")
         .and(warp::get().or(warp::head()).unify())
         .and(warp::header::headers_cloned())
-        .map(|headers: HeaderMap| STYLESHEET.answer(&headers));
+        .map(|headers: HeaderMap| Answer::Raw(Box::new(STYLESHEET.answer(&headers))))
+        .boxed();
     let js = warp::path!("app" / "assets" / "console.js")
         .and(warp::get().or(warp::head()).unify())
         .and(warp::header::headers_cloned())
-        .map(|headers: HeaderMap| SCRIPT.answer(&headers));
-    css.or(js)
+        .map(|headers: HeaderMap| Answer::Raw(Box::new(SCRIPT.answer(&headers))))
+        .boxed();
+    [css, js]
 }

@@ -6,11 +6,11 @@
 use std::collections::BTreeMap;
 
 use maud::{Markup, html};
+use warp::Filter;
 use warp::http::{HeaderMap, StatusCode};
-use warp::{Filter, Rejection, Reply};
 
 use super::layout::{dollars, field_error, page};
-use super::{Answer, form_fields, form_post, get_page, safe_next, signed_in, writer};
+use super::{Answer, Page, form_fields, form_post, get_page, pending, safe_next, signed_in, writer};
 use crate::auth::{AdminProof, Principal};
 use crate::deals::{
     self, DealDetail, DealDraft, DealError, DealFilter, DealSummary, DealUpdate, ImportReport, RowError,
@@ -81,37 +81,45 @@ impl View {
     }
 }
 
-pub fn routes(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clone {
+pub fn routes(state: AppState) -> [Page; 5] {
     let s = state.clone();
-    let board = warp::path!("app" / "deals").and(get_page()).then(move |headers: HeaderMap, here: String| {
-        let state = s.clone();
-        async move {
-            match signed_in(&state, &headers, &here) {
-                Ok(who) => {
-                    let view = View::of(&here);
-                    render(&state, &who, &view, CreateForm::default(), ImportForm::default(), StatusCode::OK).await
+    let board = warp::path!("app" / "deals")
+        .and(get_page())
+        .then(move |headers: HeaderMap, here: String| {
+            let state = s.clone();
+            async move {
+                match signed_in(&state, &headers, &here) {
+                    Ok(who) => {
+                        let view = View::of(&here);
+                        render(&state, &who, &view, CreateForm::default(), ImportForm::default(), StatusCode::OK).await
+                    }
+                    Err(login) => login,
                 }
-                Err(login) => login,
             }
-        }
-    });
+        })
+        .boxed();
     let s = state.clone();
-    let create = warp::path!("app" / "deals").and(warp::post()).and(form_post()).then(
-        move |headers: HeaderMap, body: String| {
+    let create = warp::path!("app" / "deals")
+        .and(warp::post())
+        .and(form_post())
+        .then(move |headers: HeaderMap, body: String| {
             let state = s.clone();
             async move { create_deal(&state, &headers, &body).await.unwrap_or_else(|answer| answer) }
-        },
-    );
+        })
+        .boxed();
     let s = state.clone();
-    let import = warp::path!("app" / "deals" / "import").and(warp::post()).and(form_post()).then(
-        move |headers: HeaderMap, body: String| {
+    let import = warp::path!("app" / "deals" / "import")
+        .and(warp::post())
+        .and(form_post())
+        .then(move |headers: HeaderMap, body: String| {
             let state = s.clone();
             async move { import_deals(&state, &headers, &body).await.unwrap_or_else(|answer| answer) }
-        },
-    );
+        })
+        .boxed();
     let s = state.clone();
-    let detail = warp::path!("app" / "deals" / String).and(get_page()).then(
-        move |id: String, headers: HeaderMap, here: String| {
+    let detail = warp::path!("app" / "deals" / String)
+        .and(get_page())
+        .then(move |id: String, headers: HeaderMap, here: String| {
             let state = s.clone();
             async move {
                 let who = match signed_in(&state, &headers, &here) {
@@ -119,19 +127,21 @@ pub fn routes(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = R
                     Err(login) => return login,
                 };
                 match deals::get(state.store(), &id).await {
-                    Ok(deal) => Answer::ok(detail_page(&who, &deal)),
+                    Ok(deal) => Answer::ok(detail_page(&who, pending(&state).await, &deal)),
                     Err(e) => Answer::error(Some(&who), &ApiError::from(e)),
                 }
             }
-        },
-    );
-    let move_deal = warp::path!("app" / "deals" / String / "move").and(warp::post()).and(form_post()).then(
-        move |id: String, headers: HeaderMap, body: String| {
+        })
+        .boxed();
+    let move_deal = warp::path!("app" / "deals" / String / "move")
+        .and(warp::post())
+        .and(form_post())
+        .then(move |id: String, headers: HeaderMap, body: String| {
             let state = state.clone();
             async move { move_deal(&state, &id, &headers, &body).await.unwrap_or_else(|answer| answer) }
-        },
-    );
-    board.or(create).or(import).or(detail).or(move_deal)
+        })
+        .boxed();
+    [board, create, import, detail, move_deal]
 }
 
 /// The admin behind a form post, or the page that refuses it.
@@ -257,7 +267,7 @@ async fn render(
             (board(&listed, admin))
         }
     };
-    Answer::Page(status, page("Deals", Some(who), "/app/deals", main))
+    Answer::Page(status, page("Deals", Some(who), pending(state).await, "/app/deals", main))
 }
 
 fn label(stage: Stage) -> &'static str {
@@ -437,7 +447,7 @@ fn list(all: &[DealSummary]) -> Markup {
     }
 }
 
-fn detail_page(who: &Principal, deal: &DealDetail) -> Markup {
+fn detail_page(who: &Principal, pending: Option<usize>, deal: &DealDetail) -> Markup {
     let d = &deal.summary;
     let back = format!("/app/deals/{}", d.id);
     let main = html! {
@@ -462,7 +472,7 @@ fn detail_page(who: &Principal, deal: &DealDetail) -> Markup {
             @for h in &deal.history { li { time { (h.date) } " " (h.action) } }
         }
     };
-    page(&d.account_name, Some(who), "/app/deals", main)
+    page(&d.account_name, Some(who), pending, "/app/deals", main)
 }
 
 #[cfg(test)]

@@ -7,10 +7,11 @@ use warp::http::StatusCode;
 use crate::auth::Principal;
 
 /// The console's pages, in navigation order: (path, label).
-const NAV: [(&str, &str); 2] = [("/app/deals", "Deals"), ("/status", "Status")];
+const NAV: [(&str, &str); 3] = [("/app/deals", "Deals"), ("/app/approvals", "Approvals"), ("/status", "Status")];
 
-/// A whole page: `title`, the signed-in person (none on the sign-in page), and `main`.
-pub fn page(title: &str, who: Option<&Principal>, current: &str, main: Markup) -> Markup {
+/// A whole page: `title`, the signed-in person (none on the sign-in page), the number of
+/// approvals waiting (shown beside "Approvals" when known), and `main`.
+pub fn page(title: &str, who: Option<&Principal>, pending: Option<usize>, current: &str, main: Markup) -> Markup {
     html! {
         (DOCTYPE)
         html lang="en" {
@@ -31,10 +32,11 @@ pub fn page(title: &str, who: Option<&Principal>, current: &str, main: Markup) -
                             ul {
                                 @for (path, label) in NAV {
                                     li {
-                                        @if path == current {
-                                            a href=(path) aria-current="page" { (label) }
-                                        } @else {
-                                            a href=(path) { (label) }
+                                        a href=(path) aria-current=[(path == current).then_some("page")] {
+                                            (label)
+                                            @if let (true, Some(n)) = (path == "/app/approvals", pending) {
+                                                " " span.badge #pending-count data-count=(n) aria-label={ (n) " waiting" } { (n) }
+                                            }
                                         }
                                     }
                                 }
@@ -64,7 +66,7 @@ pub fn error_page(who: Option<&Principal>, status: StatusCode, message: &str) ->
         p.error role="alert" { (message) }
         p { a href="/app/deals" { "Back to the console" } }
     };
-    page(title, who, "", main)
+    page(title, who, None, "", main)
 }
 
 /// A field's problem under its input (`id` names it for `aria-describedby`).

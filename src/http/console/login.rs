@@ -2,10 +2,10 @@
 //! `SameSite=Strict`), then on to `next`; `/app/logout` clears the cookie.
 
 use maud::{Markup, html};
+use warp::Filter;
 use warp::http::{HeaderMap, StatusCode};
-use warp::{Filter, Rejection, Reply};
 
-use super::{Answer, form_fields, form_post, get_page, layout, safe_next};
+use super::{Answer, Page, form_fields, form_post, get_page, layout, safe_next};
 use crate::auth::AuthError;
 use crate::auth::sessions::SESSION_SECS;
 use crate::http::error::ApiError;
@@ -39,26 +39,32 @@ fn form(next: &str, problem: Option<&str>) -> Markup {
             button type="submit" { "Sign in" }
         }
     };
-    layout::page("Sign in", None, "", main)
+    layout::page("Sign in", None, None, "", main)
 }
 
-pub fn routes(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clone {
+pub fn routes(state: AppState) -> [Page; 3] {
     let show = warp::path!("app" / "login")
         .and(get_page())
-        .map(|_headers: HeaderMap, here: String| Answer::ok(form(&next_of(&here), None)));
+        .map(|_headers: HeaderMap, here: String| Answer::ok(form(&next_of(&here), None)))
+        .boxed();
     let s = state.clone();
-    let submit = warp::path!("app" / "login").and(warp::post()).and(form_post()).then(
-        move |headers: HeaderMap, body: String| {
+    let submit = warp::path!("app" / "login")
+        .and(warp::post())
+        .and(form_post())
+        .then(move |headers: HeaderMap, body: String| {
             let state = s.clone();
             async move { sign_in(&state, &headers, &body).await.unwrap_or_else(|answer| answer) }
-        },
-    );
-    let logout = warp::path!("app" / "logout").and(warp::post()).map(move || {
-        let mut res = super::see_other("/app/login");
-        set_cookie(&mut res, "", 0, secure_cookies(&state));
-        Answer::Raw(Box::new(res))
-    });
-    show.or(submit).or(logout)
+        })
+        .boxed();
+    let logout = warp::path!("app" / "logout")
+        .and(warp::post())
+        .map(move || {
+            let mut res = super::see_other("/app/login");
+            set_cookie(&mut res, "", 0, secure_cookies(&state));
+            Answer::Raw(Box::new(res))
+        })
+        .boxed();
+    [show, submit, logout]
 }
 
 async fn sign_in(state: &AppState, headers: &HeaderMap, body: &str) -> Result<Answer, Answer> {

@@ -5,6 +5,7 @@
 //! write also needs this appliance as its `Origin`. Errors are HTML pages with the status the
 //! API would answer (DESIGN.md, "Error envelope": the exception for people).
 
+mod approvals;
 mod assets;
 mod deals;
 mod layout;
@@ -13,6 +14,7 @@ mod login;
 use std::collections::BTreeMap;
 
 use maud::Markup;
+use warp::filters::BoxedFilter;
 use warp::http::{HeaderMap, HeaderValue, StatusCode, header};
 use warp::reply::Response;
 use warp::{Filter, Rejection, Reply};
@@ -121,11 +123,23 @@ fn writer(state: &AppState, headers: &HeaderMap, back: &str) -> Result<Principal
     Ok(who)
 }
 
-/// A posted form's fields (the last value of a repeated name wins), or a 400 page.
-fn form_fields(body: &str) -> Result<BTreeMap<String, String>, Answer> {
-    serde_urlencoded::from_str::<Vec<(String, String)>>(body).map(|pairs| pairs.into_iter().collect()).map_err(|_| {
+/// A posted form's fields in order (a name may repeat: checkboxes), or a 400 page.
+fn form_pairs(body: &str) -> Result<Vec<(String, String)>, Answer> {
+    serde_urlencoded::from_str::<Vec<(String, String)>>(body).map_err(|_| {
         Answer::refused(None, StatusCode::BAD_REQUEST, "The form could not be read; reload the page and try again.")
     })
+}
+
+/// A posted form's fields by name (the last value of a repeated name wins), or a 400 page.
+fn form_fields(body: &str) -> Result<BTreeMap<String, String>, Answer> {
+    form_pairs(body).map(|pairs| pairs.into_iter().collect())
+}
+
+/// How many approvals wait, for the navigation (`None` when the workflows cannot be read:
+/// the page still renders).
+async fn pending(state: &AppState) -> Option<usize> {
+    let workflows = state.workflows().ok()?;
+    workflows.approvals().await.ok().map(|list| list.approvals.len())
 }
 
 /// The path and query of a request, for `next`.
@@ -133,8 +147,13 @@ fn here(path: &warp::path::FullPath, query: &str) -> String {
     if query.is_empty() { path.as_str().to_owned() } else { format!("{}?{query}", path.as_str()) }
 }
 
+/// One console route, boxed: every route answers an `Answer`, so the routes combine into one
+/// flat filter instead of a type nested once per route (which the compiler would build, and
+/// instantiate, for each).
+type Page = BoxedFilter<(Answer,)>;
+
 /// A GET page: the request's headers and where it was made (path and query).
-fn get_page() -> impl Filter<Extract = (HeaderMap, String), Error = Rejection> + Clone {
+fn get_page() -> BoxedFilter<(HeaderMap, String)> {
     warp::get()
         .or(warp::head())
         .unify()
@@ -143,21 +162,30 @@ fn get_page() -> impl Filter<Extract = (HeaderMap, String), Error = Rejection> +
         .and(warp::query::raw().or(warp::any().map(String::new)).unify())
         .map(|headers, path: warp::path::FullPath, query: String| (headers, here(&path, &query)))
         .untuple_one()
+        .boxed()
 }
 
 /// A form post's headers and body (`application/x-www-form-urlencoded`, at most `FORM_BYTES`;
 /// the method filter is the route's own).
-fn form_post() -> impl Filter<Extract = (HeaderMap, String), Error = Rejection> + Clone {
-    warp::header::headers_cloned().and(text_body("application/x-www-form-urlencoded", FORM_BYTES))
+fn form_post() -> BoxedFilter<(HeaderMap, String)> {
+    warp::header::headers_cloned().and(text_body("application/x-www-form-urlencoded", FORM_BYTES)).boxed()
 }
 
 pub fn routes(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clone {
-    let home = warp::path!("app").and(get_page()).map({
-        let state = state.clone();
-        move |headers: HeaderMap, _here: String| match signed_in(&state, &headers, "/app/deals") {
-            Ok(_) => Answer::SeeOther("/app/deals".into()),
-            Err(login) => login,
-        }
-    });
-    home.or(assets::routes()).or(login::routes(state.clone())).or(deals::routes(state))
+    let home = warp::path!("app")
+        .and(get_page())
+        .map({
+            let state = state.clone();
+            move |headers: HeaderMap, _here: String| match signed_in(&state, &headers, "/app/deals") {
+                Ok(_) => Answer::SeeOther("/app/deals".into()),
+                Err(login) => login,
+            }
+        })
+        .boxed();
+    let pages = assets::routes()
+        .into_iter()
+        .chain(login::routes(state.clone()))
+        .chain(deals::routes(state.clone()))
+        .chain(approvals::routes(state));
+    pages.fold(home, |all, next| all.or(next).unify().boxed())
 }

@@ -1,0 +1,221 @@
+//! `/app/approvals`: the inbox of every pending approval, oldest first — what is being approved
+//! (the gate's summary: the draft, the score, the context), who asks and since when — with
+//! approve or reject and a note per item, and the same for a selection at once. Decisions go
+//! through the workflow service, as `POST /api/coordinator/approvals/{id}` does.
+
+use maud::{Markup, html};
+use warp::Filter;
+use warp::http::{HeaderMap, StatusCode};
+
+use super::layout::page;
+use super::{Answer, Page, form_pairs, form_post, get_page, signed_in, writer};
+use crate::auth::Principal;
+use crate::domain::Decision;
+use crate::http::error::ApiError;
+use crate::state::AppState;
+use crate::workflows::service::DecideRequest;
+use crate::workflows::views::PendingApproval;
+
+/// A line above the inbox: what the last post did, or what was wrong with it.
+enum Notice {
+    Done(String),
+    Problem(String),
+}
+
+/// "2 approved." from the address a decision redirected to (`?approved=2`).
+fn decided(here: &str) -> Option<String> {
+    let query = here.split_once('?')?.1;
+    let pairs: Vec<(String, String)> = serde_urlencoded::from_str(query).ok()?;
+    pairs.into_iter().find_map(|(k, v)| {
+        let n: usize = v.parse().ok()?;
+        matches!(k.as_str(), "approved" | "rejected").then(|| format!("{n} {k}."))
+    })
+}
+
+/// What the form asked: the decision and the workflows it is for, with each one's note.
+#[derive(Debug, PartialEq)]
+struct Asked {
+    decision: Decision,
+    targets: Vec<(String, Option<String>)>,
+}
+
+/// Reads the inbox form. A button `act=approve:<id>` decides one item with its own note
+/// (`note:<id>`); `act=approve:selected` decides every checked `id` with the shared `note`.
+fn asked(pairs: &[(String, String)]) -> Result<Asked, &'static str> {
+    let field = |name: &str| pairs.iter().rev().find(|(k, _)| k == name).map(|(_, v)| v.trim());
+    let note = |name: &str| field(name).filter(|n| !n.is_empty()).map(str::to_owned);
+    let (decision, target) = field("act").and_then(|a| a.split_once(':')).ok_or("Choose approve or reject.")?;
+    let decision = match decision {
+        "approve" => Decision::Approve,
+        "reject" => Decision::Reject,
+        _ => return Err("Choose approve or reject."),
+    };
+    let targets: Vec<(String, Option<String>)> = if target == "selected" {
+        pairs.iter().filter(|(k, _)| k == "id").map(|(_, id)| (id.clone(), note("note"))).collect()
+    } else {
+        vec![(target.to_owned(), note(&format!("note:{target}")))]
+    };
+    if targets.is_empty() {
+        return Err("Select at least one approval first.");
+    }
+    Ok(Asked { decision, targets })
+}
+
+pub fn routes(state: AppState) -> [Page; 2] {
+    let s = state.clone();
+    let inbox = warp::path!("app" / "approvals")
+        .and(get_page())
+        .then(move |headers: HeaderMap, here: String| {
+            let state = s.clone();
+            async move {
+                match signed_in(&state, &headers, &here) {
+                    Ok(who) => {
+                        let done = decided(&here).map(Notice::Done);
+                        render(&state, &who, done, StatusCode::OK).await
+                    }
+                    Err(login) => login,
+                }
+            }
+        })
+        .boxed();
+    let decide = warp::path!("app" / "approvals")
+        .and(warp::post())
+        .and(form_post())
+        .then(move |headers: HeaderMap, body: String| {
+            let state = state.clone();
+            async move { decide(&state, &headers, &body).await.unwrap_or_else(|answer| answer) }
+        })
+        .boxed();
+    [inbox, decide]
+}
+
+async fn decide(state: &AppState, headers: &HeaderMap, body: &str) -> Result<Answer, Answer> {
+    let who = writer(state, headers, "/app/approvals")?;
+    let admin = who.require_admin().map_err(|e| {
+        Answer::refused(Some(&who), StatusCode::FORBIDDEN, &format!("{e}: viewers can look, not decide"))
+    })?;
+    let workflows = state.workflows().map_err(|e| Answer::error(Some(&who), &ApiError::from(e)))?;
+    let asked = match asked(&form_pairs(body)?) {
+        Ok(asked) => asked,
+        Err(problem) => {
+            return Ok(render(state, &who, Some(Notice::Problem(problem.to_owned())), StatusCode::BAD_REQUEST).await);
+        }
+    };
+    let mut done = 0;
+    let mut failed = Vec::new();
+    for (id, comment) in asked.targets {
+        let request = DecideRequest { decision: asked.decision, comment };
+        match workflows.decide(admin, &id, request).await {
+            Ok(_) => done += 1,
+            Err(e) => failed.push(format!("{id}: {}", ApiError::from(e).public().2)),
+        }
+    }
+    if failed.is_empty() {
+        let verb = if asked.decision == Decision::Approve { "approved" } else { "rejected" };
+        return Ok(Answer::SeeOther(format!("/app/approvals?{verb}={done}")));
+    }
+    let message = format!("{done} decided; not decided: {}", failed.join("; "));
+    Ok(render(state, &who, Some(Notice::Problem(message)), StatusCode::CONFLICT).await)
+}
+
+async fn render(state: &AppState, who: &Principal, notice: Option<Notice>, status: StatusCode) -> Answer {
+    let list = match state.workflows() {
+        Ok(workflows) => workflows.approvals().await.map_err(ApiError::from),
+        Err(e) => Err(ApiError::from(e)),
+    };
+    let approvals = match list {
+        Ok(list) => list.approvals,
+        Err(e) => return Answer::error(Some(who), &e),
+    };
+    let admin = who.require_admin().is_ok();
+    let main = html! {
+        h1 { "Approvals" }
+        @match &notice {
+            Some(Notice::Done(text)) => p.done #decided role="status" { (text) },
+            Some(Notice::Problem(text)) => p.error role="alert" { (text) },
+            None => {}
+        }
+        (inbox(&approvals, admin))
+    };
+    Answer::Page(status, page("Approvals", Some(who), Some(approvals.len()), "/app/approvals", main))
+}
+
+fn inbox(approvals: &[PendingApproval], admin: bool) -> Markup {
+    html! {
+        section #approvals aria-live="polite" data-count=(approvals.len()) {
+            @if approvals.is_empty() {
+                p.empty { "Nothing is waiting for a decision." }
+            } @else {
+                form method="post" action="/app/approvals" {
+                    @if admin {
+                        fieldset.bulk {
+                            legend { "Decide the selected" }
+                            label for="bulk-note" { "Note (optional)" }
+                            input #bulk-note type="text" name="note" maxlength="1000";
+                            button type="submit" name="act" value="approve:selected" { "Approve selected" }
+                            button.secondary type="submit" name="act" value="reject:selected" { "Reject selected" }
+                        }
+                    }
+                    ol.inbox {
+                        @for a in approvals { (item(a, admin)) }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn item(a: &PendingApproval, admin: bool) -> Markup {
+    let id = &a.workflow_id;
+    html! {
+        li.approval data-approval=(id) {
+            @if admin {
+                input type="checkbox" name="id" value=(id) id={ "pick-" (id) } aria-label={ "Select " (a.kind.as_str()) " of " (a.worker) };
+            }
+            div.what {
+                h2 { (a.kind.as_str()) " · " (a.step) }
+                p.summary { (a.summary) }
+                p.meta { "Asked by " (a.worker) " at " time { (a.requested_at) } " · " code { (id) } }
+                @if admin {
+                    div.decide {
+                        label for={ "note-" (id) } { "Note" }
+                        input type="text" id={ "note-" (id) } name={ "note:" (id) } maxlength="1000";
+                        button type="submit" name="act" value={ "approve:" (id) } { "Approve" }
+                        button.secondary type="submit" name="act" value={ "reject:" (id) } { "Reject" }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
+        list.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect()
+    }
+
+    #[test]
+    fn one_item_takes_its_own_note_and_a_selection_the_shared_one() {
+        let one = asked(&pairs(&[("id", "w1"), ("note:w2", " fine "), ("note", "all"), ("act", "approve:w2")]));
+        assert_eq!(one, Ok(Asked { decision: Decision::Approve, targets: vec![("w2".into(), Some("fine".into()))] }));
+        let many = asked(&pairs(&[("id", "w1"), ("id", "w3"), ("note", ""), ("act", "reject:selected")]));
+        assert_eq!(
+            many,
+            Ok(Asked { decision: Decision::Reject, targets: vec![("w1".into(), None), ("w3".into(), None)] })
+        );
+        assert!(asked(&pairs(&[("act", "approve:selected")])).is_err(), "nothing selected");
+        assert!(asked(&pairs(&[("act", "delete:w1")])).is_err());
+        assert!(asked(&pairs(&[])).is_err());
+    }
+
+    #[test]
+    fn the_redirect_says_what_was_decided() {
+        assert_eq!(decided("/app/approvals?approved=2").as_deref(), Some("2 approved."));
+        assert_eq!(decided("/app/approvals?rejected=1").as_deref(), Some("1 rejected."));
+        assert_eq!(decided("/app/approvals?approved=<b>"), None);
+        assert_eq!(decided("/app/approvals"), None);
+    }
+}
