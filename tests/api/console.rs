@@ -14,17 +14,13 @@ use reqwest::Method;
 use serde_json::{Value, json};
 
 use crate::browser::browser;
+use crate::deals_write::deal_count;
 use crate::helpers::{TestApp, spawn_app};
 use crate::workflows::{start, wait_for};
 
 /// A client that does not follow redirects (the tests read the 303s).
 fn no_redirects() -> reqwest::Client {
     reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().expect("client")
-}
-
-async fn deal_total(app: &TestApp, token: &str) -> u64 {
-    let res = app.authed(Method::GET, "/api/deals", token).send().await.expect("list");
-    res.json::<Value>().await.expect("json")["total"].as_u64().expect("total")
 }
 
 /// A form post carrying only the session cookie, with `origin` (or none).
@@ -98,7 +94,7 @@ async fn console_routes_redirect_refuse_and_show_problems_over_http() {
         ("rep", "Ada"),
         ("closeDate", "2027-01-31"),
     ];
-    let before = deal_total(&app, &admin).await;
+    let before = deal_count(&app, &admin).await;
     for origin in [None, Some("http://evil.example"), Some("null")] {
         let res = post_form(&app, "/app/deals", &admin, origin, &deal).await;
         assert_eq!(res.status(), 403, "a cookie write from {origin:?}");
@@ -108,7 +104,7 @@ async fn console_routes_redirect_refuse_and_show_problems_over_http() {
     assert_eq!(res.status(), 403, "a viewer's forged create");
     let res = post_form(&app, "/app/deals/import", &viewer, Some(&own), &[("csv", "x")]).await;
     assert_eq!(res.status(), 403, "a viewer's forged import");
-    assert_eq!(deal_total(&app, &admin).await, before, "nothing was written");
+    assert_eq!(deal_count(&app, &admin).await, before, "nothing was written");
 
     let mut broken = deal.to_vec();
     broken[1] = ("value", "lots");
@@ -133,14 +129,7 @@ async fn console_routes_redirect_refuse_and_show_problems_over_http() {
     )
     .await;
     assert_eq!(moved.status(), 303);
-    let detail: Value = app
-        .authed(Method::GET, &format!("/api/deals/{id}"), &admin)
-        .send()
-        .await
-        .expect("get")
-        .json()
-        .await
-        .expect("json");
+    let detail = app.get_json(&admin, &format!("/api/deals/{id}")).await;
     assert_eq!(detail["stage"], "proposal");
     assert_eq!(
         detail["history"].as_array().and_then(|h| h.last()).map(|h| h["action"].clone()),
@@ -259,21 +248,14 @@ async fn a_person_signs_in_works_the_deals_and_the_approvals_and_a_viewer_finds_
         page.screenshot(width, &shoot("deals", width), true).await;
     }
     page.screenshot(1440, &shots.join("readme-deals.png"), false).await;
-    let detail: Value = app
-        .authed(Method::GET, &format!("/api/deals/{id}"), &api)
-        .send()
-        .await
-        .expect("get")
-        .json()
-        .await
-        .expect("json");
+    let detail = app.get_json(&api, &format!("/api/deals/{id}")).await;
     assert_eq!(
         detail["history"].as_array().and_then(|h| h.last()).map(|h| h["action"].clone()),
         Some(json!("moved to proposal"))
     );
 
     // Import a CSV with one bad row: nothing is imported and the row is named; fixed, it imports.
-    let before = deal_total(&app, &api).await;
+    let before = deal_count(&app, &api).await;
     let bad = "accountName,value,stage,type,rep,champion,closeDate,probability\nImport One,1000,prospecting,renewal,Ada,,2027-02-01,\nImport Two,lots,prospecting,renewal,Ada,,2027-02-01,\n";
     page.click("#import summary").await;
     page.choose("#import-csv", bad).await;
@@ -281,7 +263,7 @@ async fn a_person_signs_in_works_the_deals_and_the_approvals_and_a_viewer_finds_
     page.until("!!document.querySelector('#import-errors')", "the import's problems").await;
     assert_eq!(page.eval("document.querySelector('#import-errors tbody td').textContent").await, "3", "row 3 is named");
     assert_eq!(page.eval("document.querySelector('#import-errors tbody td:nth-child(2)').textContent").await, "value");
-    assert_eq!(deal_total(&app, &api).await, before, "one bad row imports nothing");
+    assert_eq!(deal_count(&app, &api).await, before, "one bad row imports nothing");
     for width in [375, 1440] {
         page.screenshot(width, &shoot("import-errors", width), true).await;
     }
@@ -294,7 +276,7 @@ async fn a_person_signs_in_works_the_deals_and_the_approvals_and_a_viewer_finds_
         "the dry run's report",
     )
     .await;
-    assert_eq!(deal_total(&app, &api).await, before, "a dry run writes nothing");
+    assert_eq!(deal_count(&app, &api).await, before, "a dry run writes nothing");
     page.eval("document.querySelector('#import-dry').checked = false").await;
     page.click("#import button[type=submit]").await;
     page.until(
@@ -302,7 +284,7 @@ async fn a_person_signs_in_works_the_deals_and_the_approvals_and_a_viewer_finds_
         "the import's report",
     )
     .await;
-    assert_eq!(deal_total(&app, &api).await, before + 2);
+    assert_eq!(deal_count(&app, &api).await, before + 2);
 
     // A deal made elsewhere appears on the open board without a reload.
     page.open(&app.url("/app/deals")).await;

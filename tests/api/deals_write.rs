@@ -32,7 +32,7 @@ async fn import(app: &TestApp, token: &str, query: &str, csv: String) -> reqwest
         .expect("import")
 }
 
-async fn deal_count(app: &TestApp, token: &str) -> u64 {
+pub async fn deal_count(app: &TestApp, token: &str) -> u64 {
     let res = app.authed(Method::GET, "/api/deals", token).send().await.expect("list");
     res.json::<Value>().await.expect("json")["total"].as_u64().expect("total")
 }
@@ -159,14 +159,7 @@ async fn an_import_is_all_or_nothing_and_lists_every_bad_row() {
     let moved: Value = import(&app, &admin, "", moved).await.json().await.expect("json");
     assert_eq!(moved["updated"], 1);
     let id = moved["deals"][0]["id"].as_str().expect("id");
-    let detail: Value = app
-        .authed(Method::GET, &format!("/api/deals/{id}"), &admin)
-        .send()
-        .await
-        .expect("get")
-        .json()
-        .await
-        .expect("json");
+    let detail = app.get_json(&admin, &format!("/api/deals/{id}")).await;
     let actions: Vec<&str> =
         detail["history"].as_array().expect("history").iter().filter_map(|h| h["action"].as_str()).collect();
     assert_eq!(actions, ["imported in proposal", "moved to negotiation"]);

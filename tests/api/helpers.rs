@@ -49,6 +49,13 @@ impl TestApp {
         self.client.request(method, self.url(path)).header("authorization", format!("Bearer {token}"))
     }
 
+    /// A GET with `token` that must answer 200: its JSON body.
+    pub async fn get_json(&self, token: &str, path: &str) -> serde_json::Value {
+        let res = self.authed(reqwest::Method::GET, path, token).send().await.expect("request");
+        assert_eq!(res.status(), 200, "{path}");
+        res.json().await.expect("json")
+    }
+
     /// Signs in with a fresh invite of `role`; returns the bearer token.
     pub async fn token(&self, role: gtms::domain::Role) -> String {
         let (code, _) = self.invite(role).await;

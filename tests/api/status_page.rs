@@ -8,8 +8,7 @@ use std::path::Path;
 use std::process::Command;
 
 use gtms::domain::Role;
-use reqwest::Method;
-use serde_json::{Value, json};
+use serde_json::json;
 
 use crate::browser::{CHROMIUM_FLAGS, browser};
 use crate::helpers::TestApp;
@@ -42,12 +41,6 @@ fn dollars(n: u64) -> String {
     format!("${}", groups.join(","))
 }
 
-async fn get_json(app: &TestApp, token: &str, path: &str) -> Value {
-    let res = app.authed(Method::GET, path, token).send().await.expect("request");
-    assert_eq!(res.status(), 200, "{path}");
-    res.json().await.expect("json")
-}
-
 async fn parked_onboarding(app: &TestApp, admin: &str, account: &str) -> String {
     let params = json!({"accountId": account, "accountName": "Home Depot <Retail & Co>", "tier": "premium"});
     let id = start(app, admin, "onboarding-manager", "client-onboarding", params).await;
@@ -61,8 +54,8 @@ async fn the_status_page_shows_a_parked_workflow_its_approval_the_charts_and_the
     let app = app().await;
     let admin = app.token(Role::Admin).await;
     let id = parked_onboarding(&app, &admin, "acct-status-1").await;
-    let summary = get_json(&app, &admin, "/api/deals/summary/pipeline").await;
-    let tokens = get_json(&app, &admin, "/api/metrics/tokens").await;
+    let summary = app.get_json(&admin, "/api/deals/summary/pipeline").await;
+    let tokens = app.get_json(&admin, "/api/metrics/tokens").await;
     let days = tokens["byDay"].as_array().expect("byDay").len().min(30);
     assert!(days > 0, "the demo workspace has token history");
 
