@@ -13,6 +13,18 @@ document.addEventListener("change", (event) => {
   file.text().then((text) => { target.value = text; });
 });
 
+// Enter in an approval's own note decides that approval (approve), not the selection: the form's
+// first button would otherwise be "Approve selected".
+document.addEventListener("keydown", (event) => {
+  const input = event.target;
+  if (event.key !== "Enter" || !(input instanceof HTMLInputElement)) return;
+  const item = input.closest("li.approval");
+  const approve = item && item.querySelector("button[value^='approve:']");
+  if (!approve) return;
+  event.preventDefault();
+  approve.click();
+});
+
 const live = ["#pipeline-summary", "#board", "#deal-list", "#history", "#deal-stage", "#approvals", "#pending-count"];
 // The /ws events that change what those show.
 const changes = ["deal.updated", "approval.requested", "approval.decided"];

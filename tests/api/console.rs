@@ -323,7 +323,16 @@ async fn a_person_signs_in_works_the_deals_and_the_approvals_and_a_viewer_finds_
         page.screenshot(width, &shoot("approvals", width), true).await;
     }
     page.type_into(&format!("[id='note-{}']", parked[0]), "Checked the contract").await;
-    page.click(&format!("button[value='approve:{}']", parked[0])).await;
+    page.call(
+        "Input.dispatchKeyEvent",
+        json!({"type": "keyDown", "key": "Enter", "code": "Enter", "windowsVirtualKeyCode": 13}),
+    )
+    .await;
+    page.call(
+        "Input.dispatchKeyEvent",
+        json!({"type": "keyUp", "key": "Enter", "code": "Enter", "windowsVirtualKeyCode": 13}),
+    )
+    .await;
     page.until("(document.querySelector('#decided') || {}).textContent === '1 approved.'", "the approval's outcome")
         .await;
     let approved = wait_for(&app, &api, &parked[0], |w| w["status"] != "waiting").await;
