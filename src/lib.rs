@@ -4,7 +4,8 @@
 //! Map of the crate (arrows point from faces to services to storage and domain):
 //! - faces
 //!   - `cli`       — clap commands; thin, calls services or the admin channel
-//!   - `http`      — warp routes, the JSON body filter, the one error-to-envelope mapping, the live `/status` page, and
+//!   - `http`      — warp routes, the JSON body filter, the one error-to-envelope mapping, the live `/status` page, the
+//!     web console under `/app/` (`http/console`: maud pages, sign-in, deals, approvals), and
 //!     `api_doc`: the route table behind `/api/openapi.json`, the metric labels and 405s
 //!   - `mcp`       — the MCP tool server at `/mcp` (rmcp): tool registry, toolsets, guide page
 //!   - `admin`     — the Unix-socket channel that lets CLI commands reach a running server
