@@ -25,9 +25,15 @@ document.addEventListener("keydown", (event) => {
   approve.click();
 });
 
-const live = ["#pipeline-summary", "#board", "#deal-list", "#history", "#deal-stage", "#approvals", "#pending-count"];
+const live = [
+  "#pipeline-summary", "#board", "#deal-list", "#history", "#deal-stage", "#approvals", "#pending-count",
+  "#workers", "#worker-status", "#worker-workflows",
+];
 // The /ws events that change what those show.
-const changes = ["deal.updated", "approval.requested", "approval.decided"];
+const changes = [
+  "deal.updated", "approval.requested", "approval.decided",
+  "workflow.started", "workflow.step", "workflow.waiting", "workflow.completed", "workflow.failed",
+];
 
 function busy() {
   const active = document.activeElement;

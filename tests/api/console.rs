@@ -19,12 +19,12 @@ use crate::helpers::{TestApp, spawn_app};
 use crate::workflows::{start, wait_for};
 
 /// A client that does not follow redirects (the tests read the 303s).
-fn no_redirects() -> reqwest::Client {
+pub fn no_redirects() -> reqwest::Client {
     reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().expect("client")
 }
 
 /// A form post carrying only the session cookie, with `origin` (or none).
-async fn post_form(
+pub async fn post_form(
     app: &TestApp,
     path: &str,
     token: &str,

@@ -14,7 +14,16 @@ use super::{Answer, Page};
 pub const CSS_PATH: &str = "/app/assets/console.css";
 pub const JS_PATH: &str = "/app/assets/console.js";
 
-const CSS: &str = include_str!("../../../assets/console/console.css");
+/// One stylesheet: the shared rules, then each page's own (one file per page, so pages are
+/// written and reviewed apart).
+const CSS: &str = concat!(
+    include_str!("../../../assets/console/console.css"),
+    include_str!("../../../assets/console/pages/chat.css"),
+    include_str!("../../../assets/console/pages/workers.css"),
+    include_str!("../../../assets/console/pages/memory.css"),
+    include_str!("../../../assets/console/pages/metrics.css"),
+    include_str!("../../../assets/console/pages/companies.css"),
+);
 const JS: &str = include_str!("../../../assets/console/console.js");
 
 /// One embedded file: its media type, bytes and strong ETag.

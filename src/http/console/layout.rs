@@ -7,7 +7,16 @@ use warp::http::StatusCode;
 use crate::auth::Principal;
 
 /// The console's pages, in navigation order: (path, label).
-const NAV: [(&str, &str); 3] = [("/app/deals", "Deals"), ("/app/approvals", "Approvals"), ("/status", "Status")];
+const NAV: [(&str, &str); 8] = [
+    ("/app/chat", "Chat"),
+    ("/app/workers", "Workers"),
+    ("/app/approvals", "Approvals"),
+    ("/app/deals", "Deals"),
+    ("/app/memory", "Memory"),
+    ("/app/metrics", "Metrics"),
+    ("/app/companies", "Companies"),
+    ("/status", "Status"),
+];
 
 /// A whole page: `title`, the signed-in person (none on the sign-in page), the number of
 /// approvals waiting (shown beside "Approvals" when known), and `main`.

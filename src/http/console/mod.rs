@@ -7,9 +7,14 @@
 
 mod approvals;
 mod assets;
+mod chat;
+mod companies;
 mod deals;
 mod layout;
 mod login;
+mod memory;
+mod metrics;
+mod workers;
 
 use std::collections::BTreeMap;
 
@@ -185,7 +190,12 @@ pub fn routes(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = R
     let pages = assets::routes()
         .into_iter()
         .chain(login::routes(state.clone()))
+        .chain(chat::routes(state.clone()))
+        .chain(workers::routes(state.clone()))
+        .chain(approvals::routes(state.clone()))
         .chain(deals::routes(state.clone()))
-        .chain(approvals::routes(state));
+        .chain(memory::routes(state.clone()))
+        .chain(metrics::routes(state.clone()))
+        .chain(companies::routes(state));
     pages.fold(home, |all, next| all.or(next).unify().boxed())
 }

@@ -1,0 +1,1 @@
+//! The console's `/app/companies` page over HTTP (issue 24).

@@ -1,0 +1,1 @@
+//! The console's `/app/memory` page over HTTP (issue 24).

@@ -1,0 +1,1 @@
+//! The console's `/app/metrics` page over HTTP (issue 24).

@@ -1,0 +1,1 @@
+//! The console's `/app/workers` page over HTTP (issue 24).
