@@ -1,7 +1,9 @@
 //! The three inline SVG charts of `/status`, hand-written: pipeline value by stage and token
 //! spend by day (columns), workflow outcomes by type (stacked rows). Each scales to its box
 //! through its `viewBox` (readable on a phone), carries a `<title>` per bar with the exact
-//! figure, and marks every bar `class="bar"` with a `data-key`. Every text is escaped.
+//! figure, and marks every bar `class="bar"` with a `data-key`. Every text is escaped. The
+//! console's metrics page (`/app/metrics`) draws with the same functions, and with `rows` (one
+//! labelled horizontal bar per item, for names too long to sit under a column).
 
 use std::fmt::Write;
 
@@ -151,6 +153,36 @@ pub fn outcome_rows(id: &str, title: &str, rows: &[Outcomes]) -> String {
     s
 }
 
+/// One labelled horizontal bar per item, the largest value full width; each bar's `<title>` has
+/// the exact figure, and its short figure follows the bar.
+pub fn rows(id: &str, title: &str, items: &[Column]) -> String {
+    let height = ROW * items.len() as f64 + 6.0;
+    let mut s = open(id, title, height);
+    let max = items.iter().map(|c| c.value).fold(0.0_f64, f64::max);
+    let span = WIDTH - LABEL_WIDTH - COUNT_WIDTH - PAD;
+    for (i, c) in items.iter().enumerate() {
+        let y = ROW * i as f64 + 4.0;
+        let w = if max > 0.0 && c.value > 0.0 { (c.value / max * span).max(1.0) } else { 0.0 };
+        let _ = write!(
+            s,
+            "<g data-key=\"{k}\"><title>{l}: {e}</title>\
+             <text class=\"label\" text-anchor=\"end\" x=\"{:.1}\" y=\"{:.1}\">{l}</text>\
+             <rect class=\"bar\" x=\"{LABEL_WIDTH:.1}\" y=\"{y:.1}\" width=\"{w:.1}\" height=\"16\"/>\
+             <text class=\"value\" text-anchor=\"start\" x=\"{:.1}\" y=\"{:.1}\">{v}</text></g>",
+            LABEL_WIDTH - 4.0,
+            y + 12.0,
+            LABEL_WIDTH + w + 3.0,
+            y + 12.0,
+            k = escape(&c.key),
+            l = escape(&c.label),
+            e = escape(&c.exact),
+            v = escape(&compact(c.value)),
+        );
+    }
+    s.push_str("</svg>");
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -187,5 +219,14 @@ mod tests {
         assert_eq!(svg.matches("class=\"bar\"").count(), 2);
         assert_eq!(svg.matches("class=\"seg ok\"").count(), 2, "one segment and one legend swatch");
         assert!(svg.contains("8 completed, 2 failed, 0 cancelled, 1 running or waiting"));
+    }
+
+    #[test]
+    fn rows_scale_to_the_largest_and_escape_their_labels() {
+        let svg = rows("r", "By worker", &[col("a", 50.0), col("b", 100.0), col("z", 0.0)]);
+        assert_eq!(svg.matches("class=\"bar\"").count(), 3);
+        let span = WIDTH - LABEL_WIDTH - COUNT_WIDTH - PAD;
+        assert!(svg.contains(&format!("width=\"{span:.1}\"")), "the largest fills the row");
+        assert!(svg.contains("&lt;a&gt;: $50") && !svg.contains("<a>"), "labels and figures are escaped");
     }
 }

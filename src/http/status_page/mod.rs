@@ -7,8 +7,8 @@
 //! script listens on `/ws` and re-fetches the sections on workflow, approval, deal and metric
 //! events; otherwise it polls `/api/health`.
 
-mod charts;
-mod format;
+pub(in crate::http) mod charts;
+pub(in crate::http) mod format;
 mod sections;
 
 use std::collections::BTreeMap;
