@@ -160,13 +160,14 @@ pub fn entry(entry: &MemoryEntry, history: &KeyHistory, edit: Option<&Edit>, sav
         @if let Some(edit) = edit { (edit_form(entry, edit)) }
         h2 #versions-title { "Versions" }
         table #versions aria-labelledby="versions-title" {
-            caption { (history.total) " versions, newest first" }
+            caption { (history.total) " " (if history.total == 1 { "version" } else { "versions, newest first" }) }
             thead { tr { th scope="col" { "Version" } th scope="col" { "State" } th scope="col" { "Written" } th scope="col" { "By" } th scope="col" { "Value" } } }
             tbody {
                 @for v in history.versions.iter().rev() {
                     tr data-version=(v.entry.version) {
-                        td { (v.entry.version) } td { (v.state) } td { time { (v.entry.updated_at) } } td { (v.entry.author) }
-                        td { pre.value { (v.entry.value) } }
+                        td data-label="Version" { (v.entry.version) } td data-label="State" { (v.state) }
+                        td data-label="Written" { time { (v.entry.updated_at) } } td data-label="By" { (v.entry.author) }
+                        td data-label="Value" { pre.value { (v.entry.value) } }
                     }
                 }
             }
