@@ -120,6 +120,39 @@ pub static ROUTES: &[Route] = &[
         .success(&[303])
         .errors(&[403, 409])
         .no_fuzz(CONSOLE_FORM),
+    Route::new(Get, "/app/memory", "consoleMemory", "The memory tree by scope, with word search (`q`, `scope`)")
+        .tag(CONSOLE)
+        .content(HTML)
+        .success(&[200, 303])
+        .no_fuzz("a query without a word is a 400 HTML page for a person, not the JSON envelope"),
+    Route::new(Get, "/app/memory/entry", "consoleMemoryEntry", "One memory entry (`scope`, `key`) with its versions")
+        .tag(CONSOLE)
+        .content(HTML)
+        .success(&[200, 303])
+        .no_fuzz("its 400 and 404 are HTML pages for a person, not the JSON envelope"),
+    Route::new(Post, "/app/memory/entry", "consoleEditMemory", "Save an entry at the version read (admin)")
+        .body_as(FORM, schema::<BTreeMap<String, String>>)
+        .tag(CONSOLE)
+        .content(HTML)
+        .success(&[303])
+        .errors(&[400, 403, 404, 409, 413])
+        .no_fuzz(CONSOLE_FORM),
+    Route::new(Get, "/app/companies", "consoleCompanies", "Search the company directory by name, ticker or domain")
+        .tag(CONSOLE)
+        .content(HTML)
+        .success(&[200, 303]),
+    Route::new(Get, "/app/companies/{slug}", "consoleCompany", "A company's card with its receipts")
+        .tag(CONSOLE)
+        .content(HTML)
+        .success(&[200, 303])
+        .no_fuzz("its 404 is an HTML page for a person, not the JSON envelope"),
+    Route::new(Post, "/app/companies/{slug}/deal", "consoleAddToPipeline", "Create a deal for the company (admin)")
+        .body_as(FORM, schema::<BTreeMap<String, String>>)
+        .tag(CONSOLE)
+        .content(HTML)
+        .success(&[303])
+        .errors(&[403, 404, 409, 422])
+        .no_fuzz(CONSOLE_FORM),
     Route::new(Get, "/app/assets/console.css", "consoleStylesheet", "The console's stylesheet")
         .tag(CONSOLE)
         .content(Content::File("text/css; charset=utf-8", None)),

@@ -463,7 +463,10 @@ fn detail_page(who: &Principal, pending: Option<usize>, deal: &DealDetail) -> Ma
             dt { "Probability" } dd { (d.probability) "%" }
             dt { "Next step" } dd { (deal.next_step) }
             @if let Some(slug) = &deal.company_slug {
-                dt { "Company" } dd { a href={ "/company/data/" (slug) ".json" } { (slug) } }
+                dt { "Company" } dd {
+                    a #company-card href={ "/app/companies/" (slug) } { (slug) } " · "
+                    a href={ "/company/data/" (slug) ".json" } { "JSON card" }
+                }
             }
         }
         @if who.require_admin().is_ok() { (move_form(d, &back)) }
