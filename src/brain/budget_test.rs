@@ -56,6 +56,7 @@ async fn the_context_stays_within_budget_with_30k_org_entries_and_500_messages()
             content: format!("message {i} of a long conversation about accounts"),
             at_ms: i as i64,
             unanswered: false,
+            tokens_used: 0,
         })
         .collect();
     store.append_chat("u1", history, HISTORY_LIMIT, summarize).await.expect("history");

@@ -82,6 +82,10 @@ pub struct ChatMessage {
     /// Present and true on a question the model never answered.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub unanswered: bool,
+    /// On an answer: the input plus output tokens of its model call (absent on questions, the
+    /// summary, and answers stored before this was recorded).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tokens_used: Option<u64>,
 }
 
 #[derive(Debug, Clone, Serialize, JsonSchema)]
@@ -98,7 +102,7 @@ pub struct Cleared {
 }
 
 fn record(role: &str, content: &str, unanswered: bool, at_ms: i64) -> ChatRecord {
-    ChatRecord { role: role.into(), content: content.into(), at_ms, unanswered }
+    ChatRecord { role: role.into(), content: content.into(), at_ms, unanswered, tokens_used: 0 }
 }
 
 /// The summary replacing `folded`: the previous summary, then one line per folded message,
@@ -117,6 +121,7 @@ pub fn summarize(previous: Option<&ChatRecord>, folded: &[ChatRecord], now_ms: i
         content: text[start..].trim_start().to_owned(),
         at_ms: now_ms,
         unanswered: false,
+        tokens_used: 0,
     }
 }
 
@@ -198,14 +203,12 @@ pub async fn chat(
     match llm.call(store, &who, TaskType::Research, context.system, context.turns, MAX_OUTPUT_TOKENS).await {
         Ok(reply) => {
             let now = store.now_ms();
-            let records = vec![record("user", message, false, now), record("assistant", &reply.text, false, now)];
+            let tokens_used = reply.input_tokens + reply.output_tokens;
+            let answer = ChatRecord { tokens_used, ..record("assistant", &reply.text, false, now) };
+            let records = vec![record("user", message, false, now), answer];
             let conversation_id = store.append_chat(&principal.sub, records, HISTORY_LIMIT, summarize).await?;
             tracing::debug!(input = reply.input_tokens, output = reply.output_tokens, "the model answered");
-            Ok(ChatReply {
-                response: reply.text,
-                conversation_id,
-                tokens_used: reply.input_tokens + reply.output_tokens,
-            })
+            Ok(ChatReply { response: reply.text, conversation_id, tokens_used })
         }
         Err(e) => {
             tracing::warn!(error = %e, "the model did not answer a chat message");
@@ -231,6 +234,7 @@ pub async fn history(store: &Store, principal: &Principal) -> Result<History, Br
             role: r.role,
             content: r.content,
             unanswered: r.unanswered,
+            tokens_used: (r.tokens_used > 0).then_some(r.tokens_used),
         })
         .collect();
     Ok(History { messages, conversation_id: thread.map(|t| t.conversation_id) })

@@ -146,7 +146,7 @@ mod tests {
     }
 
     fn message(role: &str, content: &str) -> ChatRecord {
-        ChatRecord { role: role.into(), content: content.into(), at_ms: 0, unanswered: false }
+        ChatRecord { role: role.into(), content: content.into(), at_ms: 0, unanswered: false, tokens_used: 0 }
     }
 
     #[test]

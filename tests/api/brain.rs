@@ -4,6 +4,7 @@
 //! injected context, bearer / `x-api-key` headers, usage -> `tokensUsed`, the 503 path with
 //! the question kept unanswered), and the token ledger behind `/api/metrics/tokens`.
 
+use std::sync::atomic::{AtomicU16, Ordering};
 use std::sync::{Arc, Mutex};
 
 use gtms::config::LlmLayer;
@@ -17,18 +18,24 @@ use crate::envelope::assert_envelope;
 use crate::helpers::{TestApp, spawn_app_with};
 use crate::memory::write;
 
-type Seen = Arc<Mutex<Vec<(HeaderMap, Value)>>>;
+pub type Seen = Arc<Mutex<Vec<(HeaderMap, Value)>>>;
 
 /// A fake model server on a free port answering every POST at `path` with `reply` (status,
 /// body); it records each request's headers and JSON body.
 async fn fake_model(path: &'static str, status: u16, reply: Value) -> (String, Seen) {
+    fake_model_answering(path, Arc::new(AtomicU16::new(status)), reply).await
+}
+
+/// `fake_model` whose answer's status is read from `status` at each request (a test turns a
+/// failing model into a working one).
+pub async fn fake_model_answering(path: &'static str, status: Arc<AtomicU16>, reply: Value) -> (String, Seen) {
     let seen: Seen = Arc::default();
     let log = seen.clone();
     let route = warp::post().and(warp::path::full()).and(warp::header::headers_cloned()).and(warp::body::json()).map(
         move |full: warp::path::FullPath, headers: HeaderMap, body: Value| {
             assert_eq!(full.as_str(), path);
             log.lock().expect("lock").push((headers, body));
-            let code = warp::http::StatusCode::from_u16(status).expect("status");
+            let code = warp::http::StatusCode::from_u16(status.load(Ordering::SeqCst)).expect("status");
             warp::reply::with_status(warp::reply::json(&reply), code)
         },
     );
@@ -38,7 +45,7 @@ async fn fake_model(path: &'static str, status: u16, reply: Value) -> (String, S
     (format!("http://{addr}"), seen)
 }
 
-async fn app_with(llm: Option<LlmLayer>) -> TestApp {
+pub async fn app_with(llm: Option<LlmLayer>) -> TestApp {
     spawn_app_with(move |l| {
         l.api_rate_limit = Some(1_000_000);
         l.llm = llm;
@@ -122,7 +129,7 @@ async fn a_history_past_500_messages_is_folded_into_a_summary_not_dropped() {
     app.stop().await;
 }
 
-fn openai_layer(base: &str) -> LlmLayer {
+pub fn openai_layer(base: &str) -> LlmLayer {
     LlmLayer {
         provider: Some("openai".into()),
         base_url: Some(format!("{base}/v1")),

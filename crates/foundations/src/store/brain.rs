@@ -22,6 +22,26 @@ pub struct ChatRecord {
     pub at_ms: i64,
     /// A user message the model never answered (provider error or timeout).
     pub unanswered: bool,
+    /// Input plus output tokens of the model call that wrote this answer; 0 for a question, a
+    /// summary, or an answer stored before schema version 5.
+    pub tokens_used: u64,
+}
+
+/// `ChatRecord` as versions 1 to 4 wrote it (no `tokens_used`).
+#[derive(Deserialize)]
+struct ChatRecordV4 {
+    role: String,
+    content: String,
+    at_ms: i64,
+    unanswered: bool,
+}
+
+impl codec::Record for ChatRecord {
+    /// Versions 1 to 4 did not record the tokens of an answer (0: not known).
+    fn upgrade(_version: u8, body: &[u8]) -> Result<Self, codec::CodecError> {
+        let ChatRecordV4 { role, content, at_ms, unanswered } = codec::decode_body(body)?;
+        Ok(ChatRecord { role, content, at_ms, unanswered, tokens_used: 0 })
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -213,4 +233,4 @@ impl Store {
 }
 
 // Types first written under schema version 2; no older layout exists.
-super::codec::unchanged_records!(ChatRecord, ThreadRecord, ModelCall);
+super::codec::unchanged_records!(ThreadRecord, ModelCall);

@@ -5,13 +5,14 @@
 //! Versions: 1 — the first; 2 — deal stages lost `discovery` (such deals become
 //! `qualification`) and invite roles became the `Role` enum; 3 — invites name the user's team
 //! (`Option<TeamId>`, None for older invites); 4 — deals carry the `external_id` they were
-//! imported under (None for older deals).
+//! imported under (None for older deals); 5 — chat messages carry the tokens of the answer
+//! (0 for older messages).
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 /// The version written with every record today.
-pub const SCHEMA_VERSION: u8 = 4;
+pub const SCHEMA_VERSION: u8 = 5;
 
 #[derive(Debug, thiserror::Error)]
 pub enum CodecError {

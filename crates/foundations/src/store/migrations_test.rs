@@ -6,7 +6,8 @@ use redb::Database;
 use serde::Serialize;
 
 use super::Store;
-use super::tables::{DEALS, INVITES};
+use super::tables::{BRAIN_MESSAGES, BRAIN_THREADS, DEALS, INVITES};
+use super::{ChatRecord, ThreadRecord, codec};
 use crate::domain::{ChampionStatus, DealType, Role, Stage};
 
 #[derive(Serialize)]
@@ -49,10 +50,15 @@ struct InviteV1 {
     token_version: u32,
 }
 
-fn v1<T: Serialize>(value: &T) -> Vec<u8> {
-    let mut out = vec![1u8];
+/// `value` as schema `version` encoded it: the version byte, then bincode of its layout.
+fn at_version<T: Serialize>(version: u8, value: &T) -> Vec<u8> {
+    let mut out = vec![version];
     out.extend(bincode::serde::encode_to_vec(value, bincode::config::standard()).expect("encode"));
     out
+}
+
+fn v1<T: Serialize>(value: &T) -> Vec<u8> {
+    at_version(1, value)
 }
 
 fn deal(id: &'static str, stage: StageV1, history: Vec<(&'static str, &'static str)>) -> DealV1 {
@@ -130,9 +136,7 @@ struct InviteV2 {
 
 /// Version 2 of a deal is today's layout (six stages); it must not be read as version 1.
 fn v2<T: Serialize>(value: &T) -> Vec<u8> {
-    let mut out = vec![2u8];
-    out.extend(bincode::serde::encode_to_vec(value, bincode::config::standard()).expect("encode"));
-    out
+    at_version(2, value)
 }
 
 #[tokio::test]
@@ -202,4 +206,36 @@ async fn a_version_2_file_opens_with_teamless_invites_and_its_deals_unchanged() 
     with_team.team = Some(crate::domain::TeamId::parse("sales").expect("team"));
     store.insert_invite(with_team.clone()).await.expect("write v3");
     assert_eq!(store.invites().await.expect("read"), [with_team], "a v3 invite keeps its team");
+}
+
+#[tokio::test]
+async fn chat_messages_of_version_4_read_with_no_token_count() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("v4.redb");
+    // Versions 1 to 4 wrote (role, content, at_ms, unanswered).
+    let question = ("user", "What changed at Apple?", 10_i64, false);
+    let answer = ("assistant", "Nothing new.", 11_i64, false);
+    {
+        let db = Database::create(&path).expect("create");
+        let txn = db.begin_write().expect("write");
+        {
+            let mut messages = txn.open_table(BRAIN_MESSAGES).expect("messages");
+            messages.insert("u1/0000000000", at_version(4, &question).as_slice()).expect("insert");
+            messages.insert("u1/0000000001", at_version(4, &answer).as_slice()).expect("insert");
+            let thread = ThreadRecord { conversation_id: "c-1".into(), next_seq: 2 };
+            let thread = codec::encode(&thread).expect("encode");
+            txn.open_table(BRAIN_THREADS).expect("threads").insert("u1", thread.as_slice()).expect("insert");
+        }
+        txn.commit().expect("commit");
+    }
+    let store = Store::open(&path).expect("a version-4 file opens");
+    let (_, messages) = store.chat_thread("u1").await.expect("thread decodes");
+    let record = |(role, content, at_ms, unanswered): (&str, &str, i64, bool)| ChatRecord {
+        role: role.into(),
+        content: content.into(),
+        at_ms,
+        unanswered,
+        tokens_used: 0,
+    };
+    assert_eq!(messages, [record(question), record(answer)]);
 }
