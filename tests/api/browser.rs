@@ -28,6 +28,9 @@ type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStre
 pub struct Page {
     socket: Socket,
     next_id: u64,
+    /// Errors the page reported (exceptions, `console.error`, CSP refusals, failed loads) once
+    /// `watch_errors` turned reporting on.
+    pub errors: Vec<String>,
 }
 
 impl Page {
@@ -41,6 +44,9 @@ impl Page {
             let frame = frame.expect("the browser answers").expect("open").expect("frame");
             let Message::Text(text) = frame else { continue };
             let answer: Value = serde_json::from_str(&text).expect("json");
+            if let Some(error) = reported_error(&answer) {
+                self.errors.push(error);
+            }
             if answer["id"] == id {
                 assert!(answer.get("error").is_none(), "{method}: {answer}");
                 return answer["result"].clone();
@@ -53,6 +59,25 @@ impl Page {
         result["result"]["value"].clone()
     }
 
+    /// Evaluates `expression`, awaiting the promise it gives.
+    pub async fn eval_async(&mut self, expression: &str) -> Value {
+        let params = json!({"expression": expression, "returnByValue": true, "awaitPromise": true});
+        self.call("Runtime.evaluate", params).await["result"]["value"].clone()
+    }
+
+    /// Turns on the reporting of the page's errors into `errors`.
+    pub async fn watch_errors(&mut self) {
+        self.call("Runtime.enable", json!({})).await;
+        self.call("Log.enable", json!({})).await;
+    }
+
+    /// Shows the page as a browser set to the dark (or light) colour scheme would.
+    pub async fn prefer_dark(&mut self, dark: bool) {
+        let scheme = if dark { "dark" } else { "light" };
+        let media = json!({"features": [{"name": "prefers-color-scheme", "value": scheme}]});
+        self.call("Emulation.setEmulatedMedia", media).await;
+    }
+
     /// Evaluates `expression` until it is true (a deadline, no fixed sleep).
     pub async fn until(&mut self, expression: &str, what: &str) {
         let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
@@ -60,6 +85,20 @@ impl Page {
             assert!(tokio::time::Instant::now() < deadline, "{what} never happened");
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
+    }
+}
+
+/// The error a DevTools event reports, if it is one: an uncaught exception, a `console.error`,
+/// or a browser log entry of level error (a refused script or style, a failed load).
+fn reported_error(event: &Value) -> Option<String> {
+    let params = &event["params"];
+    match event["method"].as_str()? {
+        "Runtime.exceptionThrown" => Some(params["exceptionDetails"].to_string()),
+        "Runtime.consoleAPICalled" if params["type"] == "error" => Some(params["args"].to_string()),
+        "Log.entryAdded" if params["entry"]["level"] == "error" => {
+            Some(format!("{} ({})", params["entry"]["text"], params["entry"]["url"]))
+        }
+        _ => None,
     }
 }
 
@@ -95,7 +134,7 @@ pub async fn browser(profile: &Path) -> (tokio::process::Child, Page) {
         .expect("json");
     let ws = target["webSocketDebuggerUrl"].as_str().expect("the page's DevTools address");
     let (socket, _) = tokio_tungstenite::connect_async(ws).await.expect("DevTools connects");
-    (child, Page { socket, next_id: 0 })
+    (child, Page { socket, next_id: 0, errors: Vec::new() })
 }
 
 impl Page {
@@ -116,6 +155,20 @@ impl Page {
     pub async fn choose(&mut self, selector: &str, value: &str) {
         let done = self.eval(&format!("(() => {{ const e = document.querySelector({selector:?}); if (!e) return false; e.focus(); e.value = {value:?}; e.dispatchEvent(new Event('input', {{bubbles: true}})); e.dispatchEvent(new Event('change', {{bubbles: true}})); return e.value === {value:?}; }})()")).await;
         assert_eq!(done, true, "{selector} takes {value:?}");
+    }
+
+    /// Presses and releases `key` on the focused element ("Enter", or one character).
+    pub async fn press(&mut self, key: &str) {
+        for kind in ["keyDown", "keyUp"] {
+            let mut event = json!({"type": kind, "key": key});
+            if key == "Enter" {
+                event["code"] = json!("Enter");
+                event["windowsVirtualKeyCode"] = json!(13);
+            } else if kind == "keyDown" {
+                event["text"] = json!(key);
+            }
+            self.call("Input.dispatchKeyEvent", event).await;
+        }
     }
 
     /// Clicks the element `selector` with the mouse, at its centre (scrolled into view first).

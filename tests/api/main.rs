@@ -8,6 +8,8 @@ mod brain;
 mod browser;
 mod company_files;
 mod console;
+mod console_a11y;
+mod console_chat;
 mod console_companies;
 mod console_memory;
 mod console_metrics;

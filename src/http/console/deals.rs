@@ -9,9 +9,9 @@ use maud::{Markup, html};
 use warp::Filter;
 use warp::http::{HeaderMap, StatusCode};
 
-use super::layout::{dollars, field_error, page};
-use super::{Answer, Page, form_fields, form_post, get_page, pending, safe_next, signed_in, writer};
-use crate::auth::{AdminProof, Principal};
+use super::layout::{dollars, field_error, page, stage_label};
+use super::{Answer, Page, admin_of, form_fields, form_post, get_page, pending, safe_next, signed_in, writer};
+use crate::auth::Principal;
 use crate::deals::{
     self, DealDetail, DealDraft, DealError, DealFilter, DealSummary, DealUpdate, ImportReport, RowError,
 };
@@ -144,12 +144,6 @@ pub fn routes(state: AppState) -> [Page; 5] {
     [board, create, import, detail, move_deal]
 }
 
-/// The admin behind a form post, or the page that refuses it.
-fn admin_of(who: &Principal) -> Result<AdminProof<'_>, Answer> {
-    who.require_admin()
-        .map_err(|e| Answer::refused(Some(who), StatusCode::FORBIDDEN, &format!("{e}: viewers can look, not change")))
-}
-
 async fn create_deal(state: &AppState, headers: &HeaderMap, body: &str) -> Result<Answer, Answer> {
     let who = writer(state, headers, "/app/deals")?;
     let admin = admin_of(&who)?;
@@ -252,7 +246,7 @@ async fn render(
             ul.stages {
                 @for stage in Stage::ALL {
                     @let (value, count) = by_stage(stage);
-                    li data-stage=(stage.as_str()) { span.stage-name { (label(stage)) } " " (dollars(value)) " · " (count) }
+                    li data-stage=(stage.as_str()) { span.stage-name { (stage_label(stage)) } " " (dollars(value)) " · " (count) }
                 }
             }
         }
@@ -270,17 +264,6 @@ async fn render(
     Answer::Page(status, page("Deals", Some(who), pending(state).await, "/app/deals", main))
 }
 
-fn label(stage: Stage) -> &'static str {
-    match stage {
-        Stage::Prospecting => "Prospecting",
-        Stage::Qualification => "Qualification",
-        Stage::Proposal => "Proposal",
-        Stage::Negotiation => "Negotiation",
-        Stage::ClosedWon => "Closed won",
-        Stage::ClosedLost => "Closed lost",
-    }
-}
-
 fn toolbar(view: &View) -> Markup {
     let f = &view.filter;
     html! {
@@ -288,7 +271,7 @@ fn toolbar(view: &View) -> Markup {
             label for="f-stage" { "Stage" }
             select #f-stage name="stage" {
                 option value="" { "Any" }
-                @for s in Stage::ALL { option value=(s.as_str()) selected[f.stage == Some(s)] { (label(s)) } }
+                @for s in Stage::ALL { option value=(s.as_str()) selected[f.stage == Some(s)] { (stage_label(s)) } }
             }
             label for="f-type" { "Type" }
             select #f-type name="type" {
@@ -321,7 +304,7 @@ fn create_form(form: &CreateForm) -> Markup {
                         label for=(id) { (text) @if !required { " (optional)" } }
                         @match kind {
                             "stage" => select id=(id) name=(name) aria-invalid=[problem.map(|_| "true")] aria-describedby=[problem.map(|_| &error_id)] {
-                                @for s in Stage::ALL { option value=(s.as_str()) selected[value == s.as_str()] { (label(s)) } }
+                                @for s in Stage::ALL { option value=(s.as_str()) selected[value == s.as_str()] { (stage_label(s)) } }
                             },
                             "type" => select id=(id) name=(name) aria-invalid=[problem.map(|_| "true")] aria-describedby=[problem.map(|_| &error_id)] {
                                 @for t in DealType::ALL { option value=(t.as_str()) selected[value == t.as_str()] { (t.as_str()) } }
@@ -392,7 +375,7 @@ fn move_form(d: &DealSummary, back: &str) -> Markup {
                 input type="hidden" name="back" value=(back);
                 label for={ "move-" (d.id) } { "Move " (d.account_name) " to" }
                 select id={ "move-" (d.id) } name="stage" {
-                    @for s in targets { option value=(s.as_str()) { (label(s)) } }
+                    @for s in targets { option value=(s.as_str()) { (stage_label(s)) } }
                 }
                 button type="submit" { "Move" }
             }
@@ -406,7 +389,7 @@ fn board(all: &[DealSummary], admin: bool) -> Markup {
             @for stage in Stage::ALL {
                 @let column: Vec<&DealSummary> = all.iter().filter(|d| d.stage == stage).collect();
                 section.column data-stage=(stage.as_str()) aria-labelledby={ "col-" (stage.as_str()) } {
-                    h2 id={ "col-" (stage.as_str()) } { (label(stage)) " " span.count { (column.len()) } }
+                    h2 id={ "col-" (stage.as_str()) } { (stage_label(stage)) " " span.count { (column.len()) } }
                     ul {
                         @for d in column.iter().take(SHOWN) {
                             li.deal data-deal=(d.id) {
@@ -438,7 +421,7 @@ fn list(all: &[DealSummary]) -> Markup {
             tbody {
                 @for d in all.iter().take(SHOWN) {
                     tr data-deal=(d.id) {
-                        td { (deal_link(d)) } td { (dollars(d.value)) } td { (label(d.stage)) }
+                        td { (deal_link(d)) } td { (dollars(d.value)) } td { (stage_label(d.stage)) }
                         td { (d.deal_type.as_str()) } td { (d.rep) } td { (d.close_date) } td { (d.probability) "%" }
                     }
                 }
@@ -455,7 +438,7 @@ fn detail_page(who: &Principal, pending: Option<usize>, deal: &DealDetail) -> Ma
         h1 { (d.account_name) }
         dl.facts {
             dt { "Value" } dd { (dollars(d.value)) }
-            dt { "Stage" } dd #deal-stage data-stage=(d.stage.as_str()) { (label(d.stage)) }
+            dt { "Stage" } dd #deal-stage data-stage=(d.stage.as_str()) { (stage_label(d.stage)) }
             dt { "Type" } dd { (d.deal_type.as_str()) }
             dt { "Rep" } dd { (d.rep) }
             dt { "Champion" } dd { (d.champion) }

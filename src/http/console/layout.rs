@@ -5,6 +5,7 @@ use maud::{DOCTYPE, Markup, html};
 use warp::http::StatusCode;
 
 use crate::auth::Principal;
+use crate::domain::Stage;
 
 /// The console's pages, in navigation order: (path, label).
 const NAV: [(&str, &str); 8] = [
@@ -29,6 +30,8 @@ pub fn page(title: &str, who: Option<&Principal>, pending: Option<usize>, curren
                 meta name="viewport" content="width=device-width, initial-scale=1";
                 meta name="color-scheme" content="light dark";
                 title { (title) " · gtms" }
+                // No icon to fetch (a browser would ask for /favicon.ico otherwise).
+                link rel="icon" href="data:,";
                 link rel="stylesheet" href=(super::assets::CSS_PATH);
                 script src=(super::assets::JS_PATH) defer {}
             }
@@ -62,7 +65,31 @@ pub fn page(title: &str, who: Option<&Principal>, pending: Option<usize>, curren
                     }
                 }
                 main #main tabindex="-1" { (main) }
+                @if who.is_some() { (shortcuts()) }
             }
+        }
+    }
+}
+
+/// The keyboard shortcuts (`?` opens this; the script implements them).
+fn shortcuts() -> Markup {
+    const KEYS: [(&str, &str); 5] = [
+        ("?", "show or hide these shortcuts"),
+        ("j", "next approval in the inbox"),
+        ("k", "previous approval in the inbox"),
+        ("a", "approve the selected approval (with its note)"),
+        ("r", "reject the selected approval (with its note)"),
+    ];
+    html! {
+        dialog #shortcuts aria-labelledby="shortcuts-title" {
+            h2 #shortcuts-title { "Keyboard shortcuts" }
+            dl.facts {
+                @for (key, what) in KEYS {
+                    dt { kbd { (key) } }
+                    dd { (what) }
+                }
+            }
+            form method="dialog" { button type="submit" { "Close" } }
         }
     }
 }
@@ -84,6 +111,18 @@ pub fn field_error(id: &str, problem: Option<&String>) -> Markup {
         @if let Some(problem) = problem {
             span.field-error id=(id) role="alert" { (problem) }
         }
+    }
+}
+
+/// A deal stage as people write it ("Closed won").
+pub fn stage_label(stage: Stage) -> &'static str {
+    match stage {
+        Stage::Prospecting => "Prospecting",
+        Stage::Qualification => "Qualification",
+        Stage::Proposal => "Proposal",
+        Stage::Negotiation => "Negotiation",
+        Stage::ClosedWon => "Closed won",
+        Stage::ClosedLost => "Closed lost",
     }
 }
 

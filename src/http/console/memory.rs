@@ -11,14 +11,14 @@
 
 mod view;
 
-use std::collections::BTreeMap;
-
 use warp::Filter;
 use warp::http::{HeaderMap, StatusCode};
 
 use super::layout::page;
-use super::{Answer, Page, form_fields, form_post, get_page, pending, signed_in, url_encode, writer};
-use crate::auth::{AdminProof, Principal};
+use super::{
+    Answer, Page, admin_of, form_fields, form_post, get_page, pending, query_of, signed_in, url_encode, writer,
+};
+use crate::auth::Principal;
 use crate::http::error::ApiError;
 use crate::memory::{self, MemoryError, WriteRequest};
 use crate::state::AppState;
@@ -56,18 +56,6 @@ pub fn routes(state: AppState) -> Vec<Page> {
 /// The console address of one entry.
 pub fn entry_url(scope: &str, key: &str) -> String {
     format!("/app/memory/entry?scope={}&key={}", url_encode(scope), url_encode(key))
-}
-
-/// The query of a page's address (`here`) by name; an unreadable query reads as empty.
-fn query_of(here: &str) -> BTreeMap<String, String> {
-    let query = here.split_once('?').map_or("", |(_, q)| q);
-    serde_urlencoded::from_str::<Vec<(String, String)>>(query).unwrap_or_default().into_iter().collect()
-}
-
-/// The admin behind a form post, or the page that refuses it.
-fn admin_of(who: &Principal) -> Result<AdminProof<'_>, Answer> {
-    who.require_admin()
-        .map_err(|e| Answer::refused(Some(who), StatusCode::FORBIDDEN, &format!("{e}: viewers can look, not change")))
 }
 
 fn failed(who: &Principal, error: MemoryError) -> Answer {

@@ -123,7 +123,7 @@ fn pipeline_section(
                     (chart(charts::columns("chart-pipeline-value", "Pipeline value by stage (USD)", &stage_columns(&buckets, false))))
                     (chart(charts::columns("chart-pipeline-count", "Deals by stage (count)", &stage_columns(&buckets, true))))
                 }
-                div.scroll {
+                div.scroll role="region" tabindex="0" aria-label="Pipeline by stage" {
                     table.figures {
                         caption { "Pipeline by stage" }
                         thead { tr { th scope="col" { "Stage" } th scope="col" { "Deals" } th scope="col" { "Value" } } }
@@ -187,7 +187,7 @@ fn tokens_section(view: Result<Latest<TokenView>, ApiError>) -> Markup {
                     (chart(charts::rows("chart-tokens-worker", "Tokens by worker", &by_worker)))
                     (chart(charts::rows("chart-tokens-model", "Tokens by model", &by_model)))
                 }
-                div.scroll {
+                div.scroll role="region" tabindex="0" aria-label="Token use by worker and by model" {
                     table.figures {
                         caption { "Token use by worker and by model" }
                         thead { tr { th scope="col" { "Worker or model" } th scope="col" { "Input" } th scope="col" { "Output" } th scope="col" { "Cost" } } }
@@ -231,7 +231,7 @@ fn consumption_section(view: Result<Latest<ConsumptionView>, ApiError>) -> Marku
                 Some(as_of) => {
                     p { "As of " (as_of) ": expected billing at month end (EBAM), expected annual revenue (EAR) and headroom against each commit." }
                     (chart(charts::rows("chart-consumption", &format!("Expected billing at month end by account (USD), as of {as_of}"), &ebam)))
-                    div.scroll {
+                    div.scroll role="region" tabindex="0" aria-label="Consumption by account" {
                         table.figures {
                             caption { "Consumption by account" }
                             thead {
@@ -272,7 +272,7 @@ fn workers_section(view: Result<Latest<WorkersView>, ApiError>) -> Markup {
             .collect();
         html! {
             (chart(charts::outcome_rows("chart-workers", "Runs by worker: completed, failed and waiting for approval", &outcomes)))
-            div.scroll {
+            div.scroll role="region" tabindex="0" aria-label="Worker performance" {
                 table.figures {
                     caption { "Worker performance" }
                     thead {

@@ -12,6 +12,7 @@ mod companies;
 mod deals;
 mod layout;
 mod login;
+mod markdown;
 mod memory;
 mod metrics;
 mod workers;
@@ -27,7 +28,7 @@ use warp::{Filter, Rejection, Reply};
 use super::error::ApiError;
 use super::filters::text_body;
 use super::session::{principal_of, same_origin};
-use crate::auth::Principal;
+use crate::auth::{AdminProof, Principal};
 use crate::state::AppState;
 
 /// The policy of every console page: nothing from elsewhere, no inline script or style.
@@ -138,6 +139,18 @@ fn form_pairs(body: &str) -> Result<Vec<(String, String)>, Answer> {
 /// A posted form's fields by name (the last value of a repeated name wins), or a 400 page.
 fn form_fields(body: &str) -> Result<BTreeMap<String, String>, Answer> {
     form_pairs(body).map(|pairs| pairs.into_iter().collect())
+}
+
+/// The signed-in admin behind a form post, or the 403 page that refuses a viewer.
+fn admin_of(who: &Principal) -> Result<AdminProof<'_>, Answer> {
+    who.require_admin()
+        .map_err(|e| Answer::refused(Some(who), StatusCode::FORBIDDEN, &format!("{e}: viewers can look, not change")))
+}
+
+/// The query of a page's address (`here`) by name (the last value of a repeated name wins).
+fn query_of(here: &str) -> BTreeMap<String, String> {
+    let query = here.split_once('?').map_or("", |(_, q)| q);
+    serde_urlencoded::from_str::<Vec<(String, String)>>(query).unwrap_or_default().into_iter().collect()
 }
 
 /// How many approvals wait, for the navigation (`None` when the workflows cannot be read:

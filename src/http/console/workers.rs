@@ -174,7 +174,7 @@ fn memory(health: Option<&HealthReport>) -> Markup {
 
 fn live_workflows(live: &[WorkflowSummary]) -> Markup {
     html! {
-        div #worker-workflows.scroll data-count=(live.len()) {
+        div #worker-workflows.scroll role="region" tabindex="0" aria-label="Live workflows" data-count=(live.len()) {
             @if live.is_empty() {
                 p.empty { "No live workflow: this worker is idle." }
             } @else {

@@ -166,7 +166,7 @@ pub fn rows(id: &str, title: &str, items: &[Column]) -> String {
         let _ = write!(
             s,
             "<g data-key=\"{k}\"><title>{l}: {e}</title>\
-             <text class=\"label\" text-anchor=\"end\" x=\"{:.1}\" y=\"{:.1}\">{l}</text>\
+             <text class=\"label\" text-anchor=\"end\" x=\"{:.1}\" y=\"{:.1}\">{short}</text>\
              <rect class=\"bar\" x=\"{LABEL_WIDTH:.1}\" y=\"{y:.1}\" width=\"{w:.1}\" height=\"16\"/>\
              <text class=\"value\" text-anchor=\"start\" x=\"{:.1}\" y=\"{:.1}\">{v}</text></g>",
             LABEL_WIDTH - 4.0,
@@ -177,10 +177,21 @@ pub fn rows(id: &str, title: &str, items: &[Column]) -> String {
             l = escape(&c.label),
             e = escape(&c.exact),
             v = escape(&compact(c.value)),
+            short = escape(&shortened(&c.label)),
         );
     }
     s.push_str("</svg>");
     s
+}
+
+/// A row's label cut to what fits left of its bar (the whole label is in the row's title).
+fn shortened(label: &str) -> String {
+    const FITS: usize = 22;
+    if label.chars().count() <= FITS {
+        return label.to_owned();
+    }
+    let cut: String = label.chars().take(FITS - 1).collect();
+    format!("{}…", cut.trim_end())
 }
 
 #[cfg(test)]
@@ -228,5 +239,9 @@ mod tests {
         let span = WIDTH - LABEL_WIDTH - COUNT_WIDTH - PAD;
         assert!(svg.contains(&format!("width=\"{span:.1}\"")), "the largest fills the row");
         assert!(svg.contains("&lt;a&gt;: $50") && !svg.contains("<a>"), "labels and figures are escaped");
+        let long = Column { label: "Construction Partners, Inc. & Co".into(), ..col("c", 1.0) };
+        let svg = rows("r", "By account", &[long]);
+        assert!(svg.contains(">Construction Partners…</text>"), "shortened beside the bar: {svg}");
+        assert!(svg.contains("<title>Construction Partners, Inc. &amp; Co:"), "whole in the title: {svg}");
     }
 }

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use chrono::NaiveDate;
 use maud::{Markup, html};
 
-use super::super::layout::field_error;
+use super::super::layout::{field_error, stage_label};
 use crate::companies::card::Card;
 use crate::companies::directory::Directory;
 use crate::domain::{DealType, Receipt, Stage};
@@ -140,17 +140,6 @@ pub fn card(card: &Card, today: NaiveDate, form: Option<&DealForm>) -> Markup {
     }
 }
 
-fn label(stage: Stage) -> &'static str {
-    match stage {
-        Stage::Prospecting => "Prospecting",
-        Stage::Qualification => "Qualification",
-        Stage::Proposal => "Proposal",
-        Stage::Negotiation => "Negotiation",
-        Stage::ClosedWon => "Closed won",
-        Stage::ClosedLost => "Closed lost",
-    }
-}
-
 fn deal_form(card: &Card, form: &DealForm) -> Markup {
     let open = form.message.is_some() || !form.problems.is_empty();
     html! {
@@ -168,7 +157,7 @@ fn deal_form(card: &Card, form: &DealForm) -> Markup {
                         label for=(id) { (text) @if !required { " (optional)" } }
                         @match kind {
                             "stage" => select id=(id) name=(name) aria-invalid=[problem.map(|_| "true")] aria-describedby=[problem.map(|_| &error_id)] {
-                                @for s in Stage::ALL { option value=(s.as_str()) selected[value == s.as_str()] { (label(s)) } }
+                                @for s in Stage::ALL { option value=(s.as_str()) selected[value == s.as_str()] { (stage_label(s)) } }
                             },
                             "type" => select id=(id) name=(name) aria-invalid=[problem.map(|_| "true")] aria-describedby=[problem.map(|_| &error_id)] {
                                 @for t in DealType::ALL { option value=(t.as_str()) selected[value == t.as_str()] { (t.as_str()) } }
