@@ -25,7 +25,7 @@ use crate::http::deals::today;
 use crate::http::error::ApiError;
 use crate::state::AppState;
 
-use view::DealForm;
+use super::deals::DealForm;
 
 pub fn routes(state: AppState) -> Vec<Page> {
     let s = state.clone();
@@ -47,7 +47,7 @@ pub fn routes(state: AppState) -> Vec<Page> {
                     Err(login) => return login,
                 };
                 match card_of(&state, &who, &slug) {
-                    Ok(card) => card_page(&state, &who, &card, DealForm::of(&card), StatusCode::OK).await,
+                    Ok(card) => card_page(&state, &who, &card, view::prefilled(&card), StatusCode::OK).await,
                     Err(missing) => missing,
                 }
             }

@@ -37,12 +37,12 @@ const FIELDS: [(&str, &str, &str, bool); 10] = [
     ("externalId", "External id", "text", false),
 ];
 
-/// The create form as typed, and what was wrong with it.
+/// A deal form as typed (or prefilled), and what was wrong with it.
 #[derive(Default)]
-struct CreateForm {
-    values: BTreeMap<String, String>,
-    problems: BTreeMap<&'static str, String>,
-    message: Option<String>,
+pub(super) struct DealForm {
+    pub values: BTreeMap<String, String>,
+    pub problems: BTreeMap<&'static str, String>,
+    pub message: Option<String>,
 }
 
 /// The import form as sent, and what came of it.
@@ -91,7 +91,7 @@ pub fn routes(state: AppState) -> [Page; 5] {
                 match signed_in(&state, &headers, &here) {
                     Ok(who) => {
                         let view = View::of(&here);
-                        render(&state, &who, &view, CreateForm::default(), ImportForm::default(), StatusCode::OK).await
+                        render(&state, &who, &view, DealForm::default(), ImportForm::default(), StatusCode::OK).await
                     }
                     Err(login) => login,
                 }
@@ -162,7 +162,7 @@ async fn create_deal(state: &AppState, headers: &HeaderMap, body: &str) -> Resul
             }
         }
     };
-    let form = CreateForm { problems: problems.into_iter().map(|p| (p.field, p.reason)).collect(), values, message };
+    let form = DealForm { problems: problems.into_iter().map(|p| (p.field, p.reason)).collect(), values, message };
     Ok(render(state, &who, &View::default(), form, ImportForm::default(), status).await)
 }
 
@@ -192,7 +192,7 @@ async fn import_deals(state: &AppState, headers: &HeaderMap, body: &str) -> Resu
             status
         }
     };
-    Ok(render(state, &who, &View::default(), CreateForm::default(), form, status).await)
+    Ok(render(state, &who, &View::default(), DealForm::default(), form, status).await)
 }
 
 async fn move_deal(state: &AppState, id: &str, headers: &HeaderMap, body: &str) -> Result<Answer, Answer> {
@@ -216,7 +216,7 @@ async fn render(
     state: &AppState,
     who: &Principal,
     view: &View,
-    create: CreateForm,
+    create: DealForm,
     import: ImportForm,
     status: StatusCode,
 ) -> Answer {
@@ -288,33 +288,41 @@ fn toolbar(view: &View) -> Markup {
     }
 }
 
-fn create_form(form: &CreateForm) -> Markup {
+/// A deal form's fields (`fields`: name, label, input kind, required), each `id`'d
+/// `<prefix>-<name>`, with its typed value and its problem under it.
+pub(super) fn deal_fields(prefix: &str, fields: &[(&'static str, &str, &str, bool)], form: &DealForm) -> Markup {
+    html! {
+        @for &(name, text, kind, required) in fields {
+            @let id = format!("{prefix}-{name}");
+            @let error_id = format!("{prefix}-{name}-error");
+            @let problem = form.problems.get(name);
+            @let value = form.values.get(name).map_or("", String::as_str);
+            div.field {
+                label for=(id) { (text) @if !required { " (optional)" } }
+                @match kind {
+                    "stage" => select id=(id) name=(name) aria-invalid=[problem.map(|_| "true")] aria-describedby=[problem.map(|_| &error_id)] {
+                        @for s in Stage::ALL { option value=(s.as_str()) selected[value == s.as_str()] { (stage_label(s)) } }
+                    },
+                    "type" => select id=(id) name=(name) aria-invalid=[problem.map(|_| "true")] aria-describedby=[problem.map(|_| &error_id)] {
+                        @for t in DealType::ALL { option value=(t.as_str()) selected[value == t.as_str()] { (t.as_str()) } }
+                    },
+                    _ => input id=(id) name=(name) type=(kind) value=(value) required[required]
+                        aria-invalid=[problem.map(|_| "true")] aria-describedby=[problem.map(|_| &error_id)];
+                }
+                (field_error(&error_id, problem))
+            }
+        }
+    }
+}
+
+fn create_form(form: &DealForm) -> Markup {
     let open = form.message.is_some() || !form.problems.is_empty();
     html! {
         details #new-deal open[open] {
             summary { "New deal" }
             form.card method="post" action="/app/deals" {
                 @if let Some(message) = &form.message { p.error role="alert" { (message) } }
-                @for (name, text, kind, required) in FIELDS {
-                    @let id = format!("new-{name}");
-                    @let error_id = format!("new-{name}-error");
-                    @let problem = form.problems.get(name);
-                    @let value = form.values.get(name).map_or("", String::as_str);
-                    div.field {
-                        label for=(id) { (text) @if !required { " (optional)" } }
-                        @match kind {
-                            "stage" => select id=(id) name=(name) aria-invalid=[problem.map(|_| "true")] aria-describedby=[problem.map(|_| &error_id)] {
-                                @for s in Stage::ALL { option value=(s.as_str()) selected[value == s.as_str()] { (stage_label(s)) } }
-                            },
-                            "type" => select id=(id) name=(name) aria-invalid=[problem.map(|_| "true")] aria-describedby=[problem.map(|_| &error_id)] {
-                                @for t in DealType::ALL { option value=(t.as_str()) selected[value == t.as_str()] { (t.as_str()) } }
-                            },
-                            _ => input id=(id) name=(name) type=(kind) value=(value) required[required]
-                                aria-invalid=[problem.map(|_| "true")] aria-describedby=[problem.map(|_| &error_id)];
-                        }
-                        (field_error(&error_id, problem))
-                    }
-                }
+                (deal_fields("new", &FIELDS, form))
                 button type="submit" { "Create deal" }
             }
         }

@@ -8,10 +8,10 @@ use std::sync::Arc;
 use chrono::NaiveDate;
 use maud::{Markup, html};
 
-use super::super::layout::{field_error, stage_label};
+use super::super::deals::{DealForm, deal_fields};
 use crate::companies::card::Card;
 use crate::companies::directory::Directory;
-use crate::domain::{DealType, Receipt, Stage};
+use crate::domain::Receipt;
 
 /// Results the search page lists before it asks for a narrower query.
 const SHOWN: usize = 50;
@@ -27,20 +27,10 @@ const FIELDS: [(&str, &str, &str, bool); 7] = [
     ("nextStep", "Next step", "text", false),
 ];
 
-/// The "Add to pipeline" form as typed (or prefilled), and what was wrong with it.
-#[derive(Default)]
-pub struct DealForm {
-    pub values: BTreeMap<String, String>,
-    pub problems: BTreeMap<&'static str, String>,
-    pub message: Option<String>,
-}
-
-impl DealForm {
-    /// The form prefilled for `card`: the account is the company's legal name.
-    pub fn of(card: &Card) -> DealForm {
-        let values = BTreeMap::from([("accountName".to_owned(), card.legal_name.clone())]);
-        DealForm { values, ..DealForm::default() }
-    }
+/// The "Add to pipeline" form prefilled for `card`: the account is the company's legal name.
+pub fn prefilled(card: &Card) -> DealForm {
+    let values = BTreeMap::from([("accountName".to_owned(), card.legal_name.clone())]);
+    DealForm { values, ..DealForm::default() }
 }
 
 pub fn search(dir: &Directory, q: &str, hits: Option<&[&Arc<Card>]>) -> Markup {
@@ -148,26 +138,7 @@ fn deal_form(card: &Card, form: &DealForm) -> Markup {
             form.card method="post" action={ "/app/companies/" (card.slug) "/deal" } {
                 p.hint { "Creates a deal linked to this company's card." }
                 @if let Some(message) = &form.message { p.error role="alert" { (message) } }
-                @for (name, text, kind, required) in FIELDS {
-                    @let id = format!("deal-{name}");
-                    @let error_id = format!("deal-{name}-error");
-                    @let problem = form.problems.get(name);
-                    @let value = form.values.get(name).map_or("", String::as_str);
-                    div.field {
-                        label for=(id) { (text) @if !required { " (optional)" } }
-                        @match kind {
-                            "stage" => select id=(id) name=(name) aria-invalid=[problem.map(|_| "true")] aria-describedby=[problem.map(|_| &error_id)] {
-                                @for s in Stage::ALL { option value=(s.as_str()) selected[value == s.as_str()] { (stage_label(s)) } }
-                            },
-                            "type" => select id=(id) name=(name) aria-invalid=[problem.map(|_| "true")] aria-describedby=[problem.map(|_| &error_id)] {
-                                @for t in DealType::ALL { option value=(t.as_str()) selected[value == t.as_str()] { (t.as_str()) } }
-                            },
-                            _ => input id=(id) name=(name) type=(kind) value=(value) required[required]
-                                aria-invalid=[problem.map(|_| "true")] aria-describedby=[problem.map(|_| &error_id)];
-                        }
-                        (field_error(&error_id, problem))
-                    }
-                }
+                (deal_fields("deal", &FIELDS, form))
                 button type="submit" { "Add to pipeline" }
             }
         }
