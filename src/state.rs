@@ -210,15 +210,50 @@ impl AppState {
             .ok_or_else(|| crate::workflows::EngineError::Unavailable("no workflow engine runs in this process".into()))
     }
 
-    /// Live workflows for the Brain's context (none when no engine runs or it cannot answer).
-    pub async fn active_workflows(&self) -> Vec<crate::brain::context::WorkflowStatus> {
-        match self.workflows() {
-            Ok(w) => w.active().await.unwrap_or_else(|e| {
-                tracing::warn!(error = %e, "could not list live workflows for the Brain");
-                Vec::new()
-            }),
-            Err(_) => Vec::new(),
+    /// The workspace for the Brain's context: live workflows, what waits for approval, the
+    /// pipeline (each left empty, with a warning, when it cannot be read: the Brain still answers).
+    pub async fn brain_workspace(&self) -> crate::brain::context::Workspace {
+        use crate::brain::context::{Approval, Pipeline, Workspace};
+        let mut workspace = Workspace::default();
+        if let Ok(w) = self.workflows() {
+            match w.active().await {
+                Ok(active) => workspace.workflows = active,
+                Err(e) => tracing::warn!(error = %e, "could not list live workflows for the Brain"),
+            }
+            match w.approvals().await {
+                Ok(list) => {
+                    workspace.approvals = list
+                        .approvals
+                        .into_iter()
+                        .map(|a| Approval {
+                            workflow_id: a.workflow_id,
+                            kind: a.kind.as_str().to_owned(),
+                            worker: a.worker,
+                            requested_at: a.requested_at,
+                            summary: a.summary,
+                        })
+                        .collect();
+                }
+                Err(e) => tracing::warn!(error = %e, "could not list pending approvals for the Brain"),
+            }
         }
+        match crate::deals::summary(self.store()).await {
+            Ok(s) => {
+                let b = &s.by_stage;
+                let stages = [
+                    ("prospecting", &b.prospecting),
+                    ("qualification", &b.qualification),
+                    ("proposal", &b.proposal),
+                    ("negotiation", &b.negotiation),
+                    ("closed-won", &b.closed_won),
+                    ("closed-lost", &b.closed_lost),
+                ];
+                let stages = stages.iter().map(|(name, bucket)| (*name, bucket.value, bucket.count)).collect();
+                workspace.pipeline = Some(Pipeline { total: s.total, deal_count: s.deal_count, stages });
+            }
+            Err(e) => tracing::warn!(error = %e, "could not read the pipeline for the Brain"),
+        }
+        workspace
     }
 
     /// The event bus behind `/ws`.

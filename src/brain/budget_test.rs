@@ -71,9 +71,10 @@ async fn the_context_stays_within_budget_with_30k_org_entries_and_500_messages()
     let directory = Directory::build(&registry_json().unwrap_or_default(), &AssetTable::embedded()).expect("dir");
     let principal =
         Principal { sub: "u1".into(), role: Role::Viewer, name: "u".into(), team: TeamId::parse("sales").ok() };
-    let reply = chat(&store, &llm, &directory, &principal, "What do we know about pricing objections?", &[])
-        .await
-        .expect("chat");
+    let reply =
+        chat(&store, &llm, &directory, &principal, "What do we know about pricing objections?", &Default::default())
+            .await
+            .expect("chat");
 
     for cite in ["[org/pricing@1]", "[team:sales/pricing-playbook@1]", "[worker:sdr/pricing-notes@1]"] {
         assert!(reply.response.contains(cite), "{cite} missing from {}", reply.response);

@@ -178,7 +178,7 @@ pub async fn chat(
     directory: &Directory,
     principal: &Principal,
     message: &str,
-    active: &[super::context::WorkflowStatus],
+    workspace: &super::context::Workspace,
 ) -> Result<ChatReply, BrainError> {
     if message.len() > MAX_MESSAGE_BYTES {
         return Err(BrainError::TooLarge(message.len()));
@@ -195,7 +195,7 @@ pub async fn chat(
         org: &org,
         team: principal.team.as_ref().map(|t| (t.as_str(), team.as_slice())),
         workers: &workers,
-        workflows: active,
+        workspace,
         company: named_company(directory, message),
     };
     let context = assemble(&input);

@@ -1,7 +1,8 @@
 //! Context assembly: one pure function from everything the Brain may know to what the model
 //! sees — instructions, citable context lines, and the conversation turns. Every context line
 //! is a `- ` bullet that starts with its citation: memory as `[scope/key@version]`, company
-//! facts as `[<legal name>, <form> filed <date>: <EDGAR URL>]`. History is the newest that
+//! facts as `[<legal name>, <form> filed <date>: <EDGAR URL>]`, the workspace as
+//! `[workflow:<id>]`, `[approval:<workflow id>]`, `[pipeline]` and `[pipeline:<stage>]`. History is the newest that
 //! fits its token budget (the thread's summary message, when there is one, always first).
 
 use crate::brain::demo::clip;
@@ -22,6 +23,33 @@ pub struct WorkflowStatus {
     pub current_step: Option<String>,
 }
 
+/// The pipeline as the Brain sees it: the total, then (stage, value, count) in pipeline order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Pipeline {
+    pub total: u64,
+    pub deal_count: u64,
+    pub stages: Vec<(&'static str, u64, u64)>,
+}
+
+/// A decision a person is asked for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Approval {
+    pub workflow_id: String,
+    pub kind: String,
+    pub worker: String,
+    pub requested_at: String,
+    pub summary: String,
+}
+
+/// The workspace beyond memory, read for each question (`AppState::brain_workspace`): live
+/// workflows, what waits for approval, and the pipeline.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Workspace {
+    pub workflows: Vec<WorkflowStatus>,
+    pub approvals: Vec<Approval>,
+    pub pipeline: Option<Pipeline>,
+}
+
 pub struct ContextInput<'a> {
     pub question: &'a str,
     /// The user's thread, oldest first (before this question).
@@ -32,7 +60,7 @@ pub struct ContextInput<'a> {
     pub team: Option<(&'a str, &'a [MemoryRecord])>,
     /// Worker memories relevant to the question (search hits), best first.
     pub workers: &'a [MemoryRecord],
-    pub workflows: &'a [WorkflowStatus],
+    pub workspace: &'a Workspace,
     /// The company the question names, when it has a receipted card.
     pub company: Option<&'a Card>,
 }
@@ -58,6 +86,39 @@ fn memory_lines(out: &mut String, citations: &mut Vec<String>, title: &str, reco
         let cite = memory_citation(r);
         out.push_str(&format!("- [{cite}] {}: {}\n", r.key, clip(&r.value.replace('\n', " "), VALUE_CHARS)));
         citations.push(cite);
+    }
+}
+
+fn workspace_lines(out: &mut String, citations: &mut Vec<String>, w: &Workspace) {
+    let mut line = |out: &mut String, cite: String, text: String| {
+        out.push_str(&format!("- [{cite}] {text}\n"));
+        citations.push(cite);
+    };
+    out.push_str("\n## Active workflows\n");
+    if w.workflows.is_empty() {
+        out.push_str("(none running)\n");
+    }
+    for f in &w.workflows {
+        let step = f.current_step.as_deref().unwrap_or("-");
+        let text = format!("{} workflow of worker {} is {} at step {step}", f.workflow_type, f.worker, f.status);
+        line(out, format!("workflow:{}", f.workflow_id), text);
+    }
+    out.push_str("\n## Waiting for approval\n");
+    if w.approvals.is_empty() {
+        out.push_str("(nothing is waiting for approval)\n");
+    }
+    for a in &w.approvals {
+        let summary = clip(&a.summary.replace('\n', " "), VALUE_CHARS);
+        let text =
+            format!("{} of worker {} waiting for approval since {}: {summary}", a.kind, a.worker, a.requested_at);
+        line(out, format!("approval:{}", a.workflow_id), text);
+    }
+    if let Some(p) = &w.pipeline {
+        out.push_str("\n## Pipeline\n");
+        line(out, "pipeline".into(), format!("Pipeline status: {} deals worth ${} in total", p.deal_count, p.total));
+        for (stage, value, count) in &p.stages {
+            line(out, format!("pipeline:{stage}"), format!("Pipeline stage {stage}: {count} deals worth ${value}"));
+        }
     }
 }
 
@@ -102,8 +163,8 @@ fn history_turns(history: &[ChatRecord], budget: u64) -> Vec<Turn> {
 pub fn assemble(input: &ContextInput) -> Context {
     let mut system = String::from(
         "You are the Brain of a go-to-market team's workspace. Answer from the context below. Cite what you \
-         use: memory entries as scope/key@version, company facts with their EDGAR URL. Say so when the context \
-         does not hold the answer.\n",
+         use: memory entries as scope/key@version, company facts with their EDGAR URL, workflows, approvals \
+         and the pipeline by their bracketed citation. Say so when the context does not hold the answer.\n",
     );
     let mut citations = Vec::new();
     memory_lines(&mut system, &mut citations, "Organisation memory", input.org);
@@ -111,14 +172,7 @@ pub fn assemble(input: &ContextInput) -> Context {
         memory_lines(&mut system, &mut citations, &format!("Team memory ({team})"), records);
     }
     memory_lines(&mut system, &mut citations, "Worker memory relevant to the question", input.workers);
-    system.push_str("\n## Active workflows\n");
-    if input.workflows.is_empty() {
-        system.push_str("(none running)\n");
-    }
-    for w in input.workflows {
-        let step = w.current_step.as_deref().unwrap_or("-");
-        system.push_str(&format!("* {} {} ({}) {} at {step}\n", w.workflow_id, w.workflow_type, w.worker, w.status));
-    }
+    workspace_lines(&mut system, &mut citations, input.workspace);
     if let Some(card) = input.company {
         company_lines(&mut system, &mut citations, card);
     }
@@ -154,13 +208,23 @@ mod tests {
         let org = [memory("org", "icp", "US banks")];
         let team = [memory("team:sales", "playbook", "Lead with ROI")];
         let workers = [memory("worker:sdr", "notes", "Call on Tuesdays")];
-        let workflows = [WorkflowStatus {
-            workflow_id: "wf-1".into(),
-            workflow_type: "lead-qualification".into(),
-            worker: "sdr".into(),
-            status: "running".into(),
-            current_step: Some("score".into()),
-        }];
+        let workspace = Workspace {
+            workflows: vec![WorkflowStatus {
+                workflow_id: "wf-1".into(),
+                workflow_type: "lead-qualification".into(),
+                worker: "sdr".into(),
+                status: "running".into(),
+                current_step: Some("score".into()),
+            }],
+            approvals: vec![Approval {
+                workflow_id: "wf-2".into(),
+                kind: "content-generation".into(),
+                worker: "content-writer".into(),
+                requested_at: "2026-11-25T10:00:00Z".into(),
+                summary: "Draft: a note to\nAcme".into(),
+            }],
+            pipeline: Some(Pipeline { total: 300, deal_count: 2, stages: vec![("proposal", 300, 2)] }),
+        };
         let input = ContextInput {
             question: "Who do we sell to?",
             history: &[],
@@ -168,7 +232,7 @@ mod tests {
             org: &org,
             team: Some(("sales", &team)),
             workers: &workers,
-            workflows: &workflows,
+            workspace: &workspace,
             company: None,
         };
         let c = assemble(&input);
@@ -177,11 +241,24 @@ mod tests {
             "Team memory (sales)",
             "[team:sales/playbook@3]",
             "[worker:sdr/notes@3]",
-            "wf-1 lead-qualification",
+            "- [workflow:wf-1] lead-qualification workflow of worker sdr is running at step score",
+            "- [approval:wf-2] content-generation of worker content-writer waiting for approval since \
+             2026-11-25T10:00:00Z: Draft: a note to Acme",
+            "- [pipeline] Pipeline status: 2 deals worth $300 in total",
+            "- [pipeline:proposal] Pipeline stage proposal: 2 deals worth $300",
         ] {
             assert!(c.system.contains(needle), "{needle} missing from {}", c.system);
         }
-        assert_eq!(c.citations, vec!["org/icp@3", "team:sales/playbook@3", "worker:sdr/notes@3"]);
+        let expected = [
+            "org/icp@3",
+            "team:sales/playbook@3",
+            "worker:sdr/notes@3",
+            "workflow:wf-1",
+            "approval:wf-2",
+            "pipeline",
+            "pipeline:proposal",
+        ];
+        assert_eq!(c.citations, expected);
         assert_eq!(c.turns.len(), 1);
         assert_eq!(c, assemble(&input), "pure: same input, same context");
     }
@@ -201,7 +278,7 @@ mod tests {
             org: &[],
             team: None,
             workers: &[],
-            workflows: &[],
+            workspace: &Workspace::default(),
             company: None,
         };
         let texts: Vec<String> = assemble(&input).turns.into_iter().map(|t| t.text).collect();

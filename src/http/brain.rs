@@ -27,9 +27,9 @@ pub fn routes(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = R
         .and(json_body::<ChatRequest>())
         .and(with_state.clone())
         .and_then(|principal: Principal, request: ChatRequest, state: AppState| async move {
-            let active = state.active_workflows().await;
+            let workspace = state.brain_workspace().await;
             let reply =
-                chat::chat(state.store(), state.llm(), state.directory(), &principal, &request.message, &active)
+                chat::chat(state.store(), state.llm(), state.directory(), &principal, &request.message, &workspace)
                     .await
                     .map_err(reject)?;
             Ok::<_, Rejection>(warp::reply::json(&reply))

@@ -16,8 +16,9 @@ impl McpTool for BrainChat {
     const NAME: &'static str = "brain_chat";
     const TOOLSET: Toolset = Toolset::Brain;
     const DESCRIPTION: &'static str = "Ask the workspace Brain (your own thread): it answers from org, team and \
-        worker memory, active workflows and a named company's receipted card, citing memory as scope/key@version \
-        and company facts by EDGAR URL. Message at most 8 KiB. Same as POST /api/brain/chat.";
+        worker memory, active workflows, pending approvals, the pipeline and a named company's receipted card, \
+        citing memory as scope/key@version, company facts by EDGAR URL and the workspace as workflow:<id>, \
+        approval:<id> or pipeline. Message at most 8 KiB. Same as POST /api/brain/chat.";
     const IDEMPOTENT: bool = false;
     type Args = ChatRequest;
     type Output = ChatReply;
@@ -26,8 +27,8 @@ impl McpTool for BrainChat {
     }
     async fn run(ctx: &ToolContext, a: ChatRequest) -> Result<ChatReply, ToolError> {
         let s = &ctx.state;
-        let active = s.active_workflows().await;
-        Ok(chat::chat(s.store(), s.llm(), s.directory(), principal(ctx)?, &a.message, &active).await?)
+        let workspace = s.brain_workspace().await;
+        Ok(chat::chat(s.store(), s.llm(), s.directory(), principal(ctx)?, &a.message, &workspace).await?)
     }
 }
 
