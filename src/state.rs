@@ -239,16 +239,8 @@ impl AppState {
         }
         match crate::deals::summary(self.store()).await {
             Ok(s) => {
-                let b = &s.by_stage;
-                let stages = [
-                    ("prospecting", &b.prospecting),
-                    ("qualification", &b.qualification),
-                    ("proposal", &b.proposal),
-                    ("negotiation", &b.negotiation),
-                    ("closed-won", &b.closed_won),
-                    ("closed-lost", &b.closed_lost),
-                ];
-                let stages = stages.iter().map(|(name, bucket)| (*name, bucket.value, bucket.count)).collect();
+                let bucket = |stage: crate::domain::Stage| (stage.as_str(), s.by_stage.get(stage));
+                let stages = crate::domain::Stage::ALL.map(bucket).map(|(name, b)| (name, b.value, b.count)).to_vec();
                 workspace.pipeline = Some(Pipeline { total: s.total, deal_count: s.deal_count, stages });
             }
             Err(e) => tracing::warn!(error = %e, "could not read the pipeline for the Brain"),

@@ -159,6 +159,12 @@ pub struct ByStage {
 }
 
 impl ByStage {
+    /// The bucket of `stage`.
+    pub fn get(&self, stage: Stage) -> Bucket {
+        let mut copy = self.clone();
+        *copy.bucket(stage)
+    }
+
     fn bucket(&mut self, stage: Stage) -> &mut Bucket {
         match stage {
             Stage::Prospecting => &mut self.prospecting,

@@ -228,15 +228,7 @@ async fn render(
     };
     let admin = who.require_admin().is_ok();
     let by_stage = |stage: Stage| -> (u64, u64) {
-        let b = &summary.by_stage;
-        let bucket = match stage {
-            Stage::Prospecting => b.prospecting,
-            Stage::Qualification => b.qualification,
-            Stage::Proposal => b.proposal,
-            Stage::Negotiation => b.negotiation,
-            Stage::ClosedWon => b.closed_won,
-            Stage::ClosedLost => b.closed_lost,
-        };
+        let bucket = summary.by_stage.get(stage);
         (bucket.value, bucket.count)
     };
     let main = html! {
