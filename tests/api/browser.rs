@@ -173,6 +173,9 @@ impl Page {
 
     /// Clicks the element `selector` with the mouse, at its centre (scrolled into view first).
     pub async fn click(&mut self, selector: &str) {
+        // Measured on a page still loading (its stylesheet not yet applied), the element may move
+        // before the mouse arrives.
+        self.until("document.readyState === 'complete'", "the page loading").await;
         let at = self.eval(&format!("(() => {{ const e = document.querySelector({selector:?}); if (!e) return null; e.scrollIntoView({{block: 'center'}}); const r = e.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; }})()")).await;
         let (x, y) = match at.as_array().map(|a| (a[0].as_f64(), a[1].as_f64())) {
             Some((Some(x), Some(y))) => (x, y),

@@ -210,7 +210,11 @@ async fn a_person_signs_in_works_the_deals_and_the_approvals_and_a_viewer_finds_
 
     // Signed out, the board sends the person to sign in, and back after.
     page.open(&app.url("/app/deals")).await;
-    page.until("location.pathname === '/app/login'", "the redirect to sign-in").await;
+    page.until(
+        "location.pathname === '/app/login' && !!document.querySelector('#invite-code')",
+        "the redirect to sign-in",
+    )
+    .await;
     for width in [375, 1440] {
         page.screenshot(width, &shoot("login", width), true).await;
     }
@@ -391,7 +395,7 @@ async fn a_person_signs_in_works_the_deals_and_the_approvals_and_a_viewer_finds_
 
     // Sign out; a viewer sees the board and no write control, and the server refuses a forged write.
     page.click("#signout").await;
-    page.until("location.pathname === '/app/login'", "signed out").await;
+    page.until("location.pathname === '/app/login' && !!document.querySelector('#invite-code')", "signed out").await;
     page.type_into("#invite-code", &viewer_code).await;
     page.click("form.card button[type=submit]").await;
     page.until("location.pathname === '/app/deals' && !!document.querySelector('#board')", "the viewer's board").await;

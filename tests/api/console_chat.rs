@@ -110,7 +110,7 @@ async fn a_person_chats_in_chromium_retries_a_failed_answer_and_clears_the_histo
     let (mut chromium, mut page) = browser(&dir.path().join("profile")).await;
 
     page.open(&app.url("/app/chat")).await;
-    page.until("location.pathname === '/app/login'", "sign-in first").await;
+    page.until("location.pathname === '/app/login' && !!document.querySelector('#invite-code')", "sign-in first").await;
     page.type_into("#invite-code", &code).await;
     page.click("form.card button[type=submit]").await;
     page.until("location.pathname === '/app/chat' && !!document.querySelector('#message')", "the chat").await;

@@ -135,7 +135,11 @@ async fn in_chromium_an_admin_resolves_an_edit_conflict_and_adds_a_company_to_th
     let (mut chromium, mut page) = browser(&dir.path().join("profile")).await;
 
     page.open(&app.url("/app/memory")).await;
-    page.until("location.pathname === '/app/login'", "the redirect to sign-in").await;
+    page.until(
+        "location.pathname === '/app/login' && !!document.querySelector('#invite-code')",
+        "the redirect to sign-in",
+    )
+    .await;
     page.type_into("#invite-code", &code).await;
     page.click("form.card button[type=submit]").await;
     page.until("location.pathname === '/app/memory' && !!document.querySelector('#memory-tree')", "the tree").await;

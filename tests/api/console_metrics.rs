@@ -44,7 +44,11 @@ async fn console_metrics_draws_the_four_views_as_named_charts() {
     let (mut chromium, mut page) = browser(&dir.path().join("profile")).await;
     let (code, _) = app.invite(Role::Viewer).await;
     page.open(&app.url("/app/metrics")).await;
-    page.until("location.pathname === '/app/login'", "the redirect to sign-in").await;
+    page.until(
+        "location.pathname === '/app/login' && !!document.querySelector('#invite-code')",
+        "the redirect to sign-in",
+    )
+    .await;
     page.type_into("#invite-code", &code).await;
     page.click("form.card button[type=submit]").await;
     page.until("location.pathname === '/app/metrics' && !!document.querySelector('svg.chart')", "the metrics page")

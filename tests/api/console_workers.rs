@@ -132,7 +132,11 @@ async fn console_workers_an_admin_fixes_a_refused_start_in_chromium() {
 
     // Signed out, a worker's page sends the person to sign in, and back to it after.
     page.open(&app.url(&format!("/app/workers/{WORKER}"))).await;
-    page.until("location.pathname === '/app/login'", "the redirect to sign-in").await;
+    page.until(
+        "location.pathname === '/app/login' && !!document.querySelector('#invite-code')",
+        "the redirect to sign-in",
+    )
+    .await;
     page.type_into("#invite-code", &code).await;
     page.click("form.card button[type=submit]").await;
     page.until(&format!("location.pathname === '/app/workers/{WORKER}'"), "the worker's page after sign-in").await;

@@ -8,7 +8,7 @@ use warp::Filter;
 use warp::http::{HeaderMap, StatusCode};
 
 use super::layout::page;
-use super::{Answer, Page, form_pairs, form_post, get_page, signed_in, writer};
+use super::{Answer, Page, form_pairs, form_post, get_page, query_of, signed_in, writer};
 use crate::auth::Principal;
 use crate::domain::Decision;
 use crate::http::error::ApiError;
@@ -24,11 +24,10 @@ enum Notice {
 
 /// "2 approved." from the address a decision redirected to (`?approved=2`).
 fn decided(here: &str) -> Option<String> {
-    let query = here.split_once('?')?.1;
-    let pairs: Vec<(String, String)> = serde_urlencoded::from_str(query).ok()?;
-    pairs.into_iter().find_map(|(k, v)| {
-        let n: usize = v.parse().ok()?;
-        matches!(k.as_str(), "approved" | "rejected").then(|| format!("{n} {k}."))
+    let query = query_of(here);
+    ["approved", "rejected"].into_iter().find_map(|verb| {
+        let n: usize = query.get(verb)?.parse().ok()?;
+        Some(format!("{n} {verb}."))
     })
 }
 

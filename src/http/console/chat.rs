@@ -11,7 +11,7 @@ use warp::http::{HeaderMap, StatusCode};
 
 use super::layout::page;
 use super::markdown;
-use super::{Answer, Page, form_fields, form_post, get_page, pending, signed_in, writer};
+use super::{Answer, Page, form_fields, form_post, get_page, pending, query_of, signed_in, writer};
 use crate::auth::Principal;
 use crate::brain::chat::{self, BrainError, ChatMessage, MAX_MESSAGE_BYTES};
 use crate::http::error::ApiError;
@@ -34,7 +34,16 @@ pub fn routes(state: AppState) -> Vec<Page> {
             let state = s.clone();
             async move {
                 match signed_in(&state, &headers, &here) {
-                    Ok(who) => render(&state, &who, Draft::default(), here.contains("cleared=1"), StatusCode::OK).await,
+                    Ok(who) => {
+                        render(
+                            &state,
+                            &who,
+                            Draft::default(),
+                            query_of(&here).get("cleared").is_some_and(|v| v == "1"),
+                            StatusCode::OK,
+                        )
+                        .await
+                    }
                     Err(login) => login,
                 }
             }

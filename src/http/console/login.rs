@@ -5,7 +5,7 @@ use maud::{Markup, html};
 use warp::Filter;
 use warp::http::{HeaderMap, StatusCode};
 
-use super::{Answer, Page, form_fields, form_post, get_page, layout, safe_next};
+use super::{Answer, Page, form_fields, form_post, get_page, layout, query_of, safe_next};
 use crate::auth::AuthError;
 use crate::auth::sessions::SESSION_SECS;
 use crate::http::error::ApiError;
@@ -14,11 +14,9 @@ use crate::state::AppState;
 
 /// The `next` of a sign-in page's address (`/app/login?next=/app/deals`), when it is safe.
 fn next_of(here: &str) -> String {
-    let query = here.split_once('?').map_or("", |(_, q)| q);
-    serde_urlencoded::from_str::<Vec<(String, String)>>(query)
-        .ok()
-        .and_then(|pairs| pairs.into_iter().find(|(k, _)| k == "next").map(|(_, v)| v))
-        .and_then(|next| safe_next(&next).map(str::to_owned))
+    query_of(here)
+        .get("next")
+        .and_then(|next| safe_next(next).map(str::to_owned))
         .unwrap_or_else(|| "/app/deals".to_owned())
 }
 

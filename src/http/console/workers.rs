@@ -12,7 +12,7 @@ use warp::Filter;
 use warp::http::{HeaderMap, StatusCode};
 
 use super::layout::page;
-use super::{Answer, Page, get_page, pending, signed_in};
+use super::{Answer, Page, get_page, pending, query_of, signed_in};
 use crate::auth::Principal;
 use crate::http::error::ApiError;
 use crate::memory::HealthReport;
@@ -56,9 +56,7 @@ pub fn routes(state: AppState) -> Vec<Page> {
 
 /// The workflow id a start redirected with (`?started=<id>`), when it looks like one.
 fn started(here: &str) -> Option<String> {
-    let query = here.split_once('?')?.1;
-    let pairs: Vec<(String, String)> = serde_urlencoded::from_str(query).ok()?;
-    let id = pairs.into_iter().find(|(k, _)| k == "started")?.1;
+    let id = query_of(here).remove("started")?;
     let plain = !id.is_empty() && id.len() <= 80 && id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-');
     plain.then_some(id)
 }
