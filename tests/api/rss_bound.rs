@@ -47,11 +47,10 @@ async fn rss_stays_bounded_while_the_data_file_grows() {
     let dir = tempfile::tempdir().expect("dir");
     let data = dir.path().join("gtms.redb");
     let server = Binary::serve_with_env(&data, &[], &[("GTMS_API_RATE_LIMIT", "1000000000")]);
-    let code =
-        server.log().split("admin invite code ").nth(1).and_then(|r| r.split_whitespace().next()).map(str::to_owned);
+    let code = server.demo_invite_code();
     let res = reqwest::Client::new()
         .post(format!("{}/auth/login", server.base))
-        .json(&json!({ "inviteCode": code.expect("invite") }))
+        .json(&json!({ "inviteCode": code }))
         .send()
         .await
         .expect("login");
