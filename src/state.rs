@@ -210,40 +210,40 @@ impl AppState {
             .ok_or_else(|| crate::workflows::EngineError::Unavailable("no workflow engine runs in this process".into()))
     }
 
-    /// The workspace for the Brain's context: live workflows, what waits for approval, the
-    /// pipeline (each left empty, with a warning, when it cannot be read: the Brain still answers).
+    /// The workspace for the Brain's context: the workers, live workflows, what waits for
+    /// approval, the workflows of the last day, the deals and the pipeline (each left empty, with
+    /// a warning, when it cannot be read: the Brain still answers).
     pub async fn brain_workspace(&self) -> crate::brain::context::Workspace {
-        use crate::brain::context::{Approval, Pipeline, Workspace};
+        use crate::brain::context::{Pipeline, Workspace};
+        const DAY_MS: i64 = 24 * 60 * 60 * 1000;
         let mut workspace = Workspace::default();
         if let Ok(w) = self.workflows() {
-            match w.active().await {
-                Ok(active) => workspace.workflows = active,
-                Err(e) => tracing::warn!(error = %e, "could not list live workflows for the Brain"),
-            }
-            match w.approvals().await {
-                Ok(list) => {
-                    workspace.approvals = list
-                        .approvals
-                        .into_iter()
-                        .map(|a| Approval {
-                            workflow_id: a.workflow_id,
-                            kind: a.kind.as_str().to_owned(),
-                            worker: a.worker,
-                            requested_at: a.requested_at,
-                            summary: a.summary,
-                        })
-                        .collect();
+            match w.brain_view(self.store().now_ms() - DAY_MS).await {
+                Ok(view) => {
+                    workspace.workflows = view.active;
+                    workspace.approvals = view.approvals;
+                    workspace.workers = view.workers;
+                    workspace.recent_workflows = view.recent;
                 }
-                Err(e) => tracing::warn!(error = %e, "could not list pending approvals for the Brain"),
+                Err(e) => tracing::warn!(error = %e, "could not read the workflows for the Brain"),
             }
         }
-        match crate::deals::summary(self.store()).await {
-            Ok(s) => {
-                let bucket = |stage: crate::domain::Stage| (stage.as_str(), s.by_stage.get(stage));
-                let stages = crate::domain::Stage::ALL.map(bucket).map(|(name, b)| (name, b.value, b.count)).to_vec();
-                workspace.pipeline = Some(Pipeline { total: s.total, deal_count: s.deal_count, stages });
+        match self.store().deals().await {
+            Ok(deals) => {
+                let (view, summary) = (crate::metrics::PipelineView::of(&deals), crate::deals::summarize(&deals));
+                let stages = crate::domain::Stage::ALL.map(|stage| (stage, summary.by_stage.get(stage))).to_vec();
+                workspace.pipeline = Some(Pipeline {
+                    total: view.total_value,
+                    deal_count: view.deal_count,
+                    open_value: view.open_value,
+                    weighted_value: view.weighted_value,
+                    won: view.won,
+                    lost: view.lost,
+                    stages: stages.into_iter().map(|(stage, b)| (stage, b.value, b.count)).collect(),
+                });
+                workspace.deals = deals;
             }
-            Err(e) => tracing::warn!(error = %e, "could not read the pipeline for the Brain"),
+            Err(e) => tracing::warn!(error = %e, "could not read the deals for the Brain"),
         }
         workspace
     }

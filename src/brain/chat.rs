@@ -15,7 +15,7 @@ use super::{Llm, ModelError, TaskType};
 use crate::auth::Principal;
 use crate::companies::card::Card;
 use crate::companies::directory::Directory;
-use crate::domain::{TeamId, Ticker};
+use crate::domain::{DomainName, TeamId, Ticker};
 use crate::error::{ErrorKind, ServiceError};
 use crate::store::{ChatRecord, IndexedEntry, MemoryRecord, SUMMARY_ROLE, ScopeFilter, Store, StoreError};
 
@@ -125,8 +125,8 @@ pub fn summarize(previous: Option<&ChatRecord>, folded: &[ChatRecord], now_ms: i
     }
 }
 
-/// The company a question names: an upper-case ticker (`AAPL`) or a slug word or pair
-/// (`apple`, `bank-of-america`), when it has a receipted card.
+/// The company a question names: an upper-case ticker (`AAPL`), a domain (`apple.com`), or a
+/// slug word or pair (`apple`, `bank-of-america`), when it has a receipted card.
 pub fn named_company<'d>(directory: &'d Directory, question: &str) -> Option<&'d Card> {
     let tokens: Vec<&str> =
         question.split(|c: char| !(c.is_alphanumeric() || c == '.' || c == '-')).filter(|t| !t.is_empty()).collect();
@@ -134,8 +134,15 @@ pub fn named_company<'d>(directory: &'d Directory, question: &str) -> Option<&'d
         .iter()
         .filter(|t| t.len() <= 6 && t.chars().all(|c| c.is_ascii_uppercase() || c == '.'))
         .find_map(|t| Ticker::parse(t).ok().and_then(|t| directory.by_ticker(&t)).and_then(|c| c.card.as_deref()));
-    if by_ticker.is_some() {
-        return by_ticker;
+    let by_domain = || {
+        tokens
+            .iter()
+            .filter(|t| t.contains('.'))
+            .find_map(|t| DomainName::parse(t.trim_matches('.')).ok().and_then(|d| directory.by_domain(&d)))
+            .and_then(|c| c.card.as_deref())
+    };
+    if let Some(card) = by_ticker.or_else(by_domain) {
+        return Some(card);
     }
     let words: Vec<String> = tokens.iter().map(|t| t.to_lowercase().trim_matches('.').to_owned()).collect();
     let pairs = words.windows(2).map(|w| format!("{}-{}", w[0], w[1]));
@@ -149,20 +156,29 @@ fn line_tokens(e: &IndexedEntry) -> u64 {
     (chars as u64).div_ceil(4)
 }
 
-/// The entries of the question's context, found through the memory index (never a scan):
-/// org and team memory each within a token budget, and the best worker matches.
+/// Memory written in the last day shown to the model, newest first.
+const RECENT_MEMORY: usize = 10;
+const DAY_MS: i64 = 24 * 60 * 60 * 1000;
+
+/// The memory of the question's context, found through the memory index (never a scan):
+/// org and team memory each within a token budget, the best worker matches, and what was
+/// written in the last day (by the store's clock) in the scopes the user may read: org, the
+/// workers', and the user's own team's, never another team's.
 async fn context_memory(
     store: &Store,
     question: &str,
     team: Option<&TeamId>,
-) -> Result<[Vec<MemoryRecord>; 3], StoreError> {
+) -> Result<[Vec<MemoryRecord>; 4], StoreError> {
     let asked = crate::domain::search_words(question);
     let index = store.memory_index();
     let org = index.pick("org", &asked, ORG_BUDGET_TOKENS, line_tokens);
-    let team = team.map(|t| index.pick(&t.scope().to_string(), &asked, TEAM_BUDGET_TOKENS, line_tokens));
+    let team_scope = team.map(|t| t.scope().to_string());
+    let team = team_scope.as_deref().map(|scope| index.pick(scope, &asked, TEAM_BUDGET_TOKENS, line_tokens));
     let (_, workers) = index.search_distinctive(&asked, ScopeFilter::Prefix("worker:"), WORKER_HITS);
-    let mut out: [Vec<MemoryRecord>; 3] = Default::default();
-    let groups = [org, team.unwrap_or_default(), workers.into_iter().map(|(_, e)| e).collect()];
+    let visible = |scope: &str| scope == "org" || scope.starts_with("worker:") || Some(scope) == team_scope.as_deref();
+    let recent = index.updated_since(store.now_ms() - DAY_MS, RECENT_MEMORY, visible);
+    let mut out: [Vec<MemoryRecord>; 4] = Default::default();
+    let groups = [org, team.unwrap_or_default(), workers.into_iter().map(|(_, e)| e).collect(), recent];
     for (slot, entries) in out.iter_mut().zip(groups) {
         let addresses = entries.into_iter().map(|e| (e.scope, e.key)).collect();
         *slot = store.memory_entries(addresses).await?.into_iter().flatten().collect();
@@ -187,8 +203,9 @@ pub async fn chat(
         return Err(BrainError::Empty);
     }
     let (_, history) = store.chat_thread(&principal.sub).await?;
-    let [org, team, workers] = context_memory(store, message, principal.team.as_ref()).await?;
-    let input = ContextInput {
+    let [org, team, workers, recent] = context_memory(store, message, principal.team.as_ref()).await?;
+    let card_of = |slug: &str| directory.by_slug(slug).and_then(|c| c.card.as_deref());
+    let context = assemble(&ContextInput {
         question: message,
         history: &history,
         history_budget_tokens: HISTORY_BUDGET_TOKENS,
@@ -196,9 +213,11 @@ pub async fn chat(
         team: principal.team.as_ref().map(|t| (t.as_str(), team.as_slice())),
         workers: &workers,
         workspace,
+        recent_memory: &recent,
         company: named_company(directory, message),
-    };
-    let context = assemble(&input);
+        card_of: &card_of,
+        now_ms: store.now_ms(),
+    });
     let who = format!("user:{}", principal.sub);
     match llm.call(store, &who, TaskType::Research, context.system, context.turns, MAX_OUTPUT_TOKENS).await {
         Ok(reply) => {

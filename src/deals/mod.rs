@@ -5,12 +5,14 @@
 mod create;
 mod csv;
 mod import;
+mod rank;
 mod update;
 
 use serde::{Deserialize, Serialize};
 
 pub use create::{DealDraft, FieldProblem, NewDeal, create};
 pub use import::{IMPORT_BYTES, IMPORT_ROWS, ImportReport, RowError, export, import};
+pub use rank::open_ranked;
 pub use update::{DealUpdate, update};
 
 use crate::domain::{ChampionStatus, DealType, Stage};

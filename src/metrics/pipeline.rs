@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{MetricsData, View};
 use crate::domain::Stage;
+use crate::store::DealRecord;
 
 /// Deals per stage, every stage present, in pipeline order.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -53,7 +54,13 @@ impl View for PipelineView {
     const NAME: &'static str = "pipeline";
 
     fn compute(data: &MetricsData) -> Self {
-        let deals = &data.deals;
+        Self::of(&data.deals)
+    }
+}
+
+impl PipelineView {
+    /// The view of `deals` (the rollup's, and the Brain's on each question).
+    pub fn of(deals: &[DealRecord]) -> Self {
         let open: Vec<_> = deals.iter().filter(|d| !d.stage.is_closed()).collect();
         let weighted: u64 = open.iter().map(|d| d.value * u64::from(d.probability)).sum::<u64>() / 100;
         let mut counts = StageCounts::default();

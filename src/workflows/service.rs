@@ -229,27 +229,7 @@ impl Workflows {
 
     /// Pending approvals, oldest request first.
     pub async fn approvals(&self) -> Result<ApprovalList, WorkflowError> {
-        let mut approvals: Vec<(i64, PendingApproval)> = self
-            .engine
-            .list()
-            .await?
-            .into_iter()
-            .filter(|w| !w.status.is_terminal())
-            .filter_map(|w| {
-                let a = w.approval.filter(|a| a.is_pending())?;
-                let view = PendingApproval {
-                    workflow_id: w.id,
-                    worker: w.worker,
-                    kind: w.kind,
-                    step: a.step,
-                    summary: a.summary,
-                    requested_at: rfc3339_ms(a.requested_ms),
-                };
-                Some((a.requested_ms, view))
-            })
-            .collect();
-        approvals.sort_by_key(|(at, _)| *at);
-        Ok(ApprovalList { approvals: approvals.into_iter().map(|(_, a)| a).collect() })
+        Ok(ApprovalList { approvals: pending_approvals(self.engine.list().await?) })
     }
 
     /// Decides a workflow's pending approval (admin): 404 unknown, 409 nothing pending.
@@ -274,14 +254,7 @@ impl Workflows {
 
     /// Live workflows by worker id.
     async fn live_by_worker(&self) -> Result<BTreeMap<String, Vec<WorkflowRecord>>, WorkflowError> {
-        let mut by_worker: BTreeMap<String, Vec<WorkflowRecord>> = BTreeMap::new();
-        for w in self.engine.list().await?.into_iter().filter(|w| !w.status.is_terminal()) {
-            by_worker.entry(w.worker.clone()).or_default().push(w);
-        }
-        for list in by_worker.values_mut() {
-            list.sort_by_key(|w| w.created_ms);
-        }
-        Ok(by_worker)
+        Ok(live_by_worker(&self.engine.list().await?))
     }
 
     /// Every worker with its derived status.
@@ -356,21 +329,106 @@ impl Workflows {
         }
     }
 
-    /// Live workflows as the Brain sees them.
-    pub async fn active(&self) -> Result<Vec<crate::brain::context::WorkflowStatus>, WorkflowError> {
-        let live = self.live_by_worker().await?;
-        Ok(live
+    /// The workflow side of the Brain's workspace, from one listing: live workflows, what waits
+    /// for approval (oldest first), every worker with its status, and the workflows started or
+    /// updated since `since_ms`, newest first.
+    pub async fn brain_view(&self, since_ms: i64) -> Result<BrainWorkflows, WorkflowError> {
+        use crate::brain::context::{Approval, RecentWorkflow, WorkerLine, WorkflowStatus as Live};
+        let records = self.engine.list().await?;
+        let live = live_by_worker(&records);
+        let no_counts = BTreeMap::new();
+        let workers = self
+            .store
+            .workers()
+            .await?
+            .iter()
+            .map(|w| worker_view(w, live.get(&w.id).map_or(&[][..], Vec::as_slice), &no_counts))
+            .map(|v| WorkerLine {
+                id: v.id,
+                name: v.name,
+                role: v.role,
+                status: v.status,
+                current_task: v.current_task,
+            })
+            .collect();
+        let active = live
             .values()
             .flatten()
-            .map(|w| crate::brain::context::WorkflowStatus {
+            .map(|w| Live {
                 workflow_id: w.id.clone(),
                 workflow_type: w.kind.as_str().to_owned(),
                 worker: w.worker.clone(),
                 status: w.status.as_str().to_owned(),
                 current_step: current_step(w),
             })
-            .collect())
+            .collect();
+        let mut recent: Vec<&WorkflowRecord> = records.iter().filter(|w| w.updated_ms >= since_ms).collect();
+        recent.sort_by(|a, b| b.updated_ms.cmp(&a.updated_ms).then_with(|| a.id.cmp(&b.id)));
+        let recent = recent
+            .into_iter()
+            .map(|w| RecentWorkflow {
+                workflow_id: w.id.clone(),
+                workflow_type: w.kind.as_str().to_owned(),
+                worker: w.worker.clone(),
+                status: w.status.as_str().to_owned(),
+                started_at: rfc3339_ms(w.created_ms),
+                updated_at: rfc3339_ms(w.updated_ms),
+            })
+            .collect();
+        let approvals = pending_approvals(records)
+            .into_iter()
+            .map(|a| Approval {
+                workflow_id: a.workflow_id,
+                kind: a.kind.as_str().to_owned(),
+                worker: a.worker,
+                requested_at: a.requested_at,
+                summary: a.summary,
+            })
+            .collect();
+        Ok(BrainWorkflows { active, approvals, workers, recent })
     }
+}
+
+/// What `WorkflowService::brain_view` gives the Brain.
+pub struct BrainWorkflows {
+    pub active: Vec<crate::brain::context::WorkflowStatus>,
+    pub approvals: Vec<crate::brain::context::Approval>,
+    pub workers: Vec<crate::brain::context::WorkerLine>,
+    pub recent: Vec<crate::brain::context::RecentWorkflow>,
+}
+
+/// The pending approvals of `records`, oldest request first.
+fn pending_approvals(records: Vec<WorkflowRecord>) -> Vec<PendingApproval> {
+    let mut approvals: Vec<(i64, PendingApproval)> = records
+        .into_iter()
+        .filter(|w| !w.status.is_terminal())
+        .filter_map(|w| {
+            let a = w.approval.filter(|a| a.is_pending())?;
+            let view = PendingApproval {
+                workflow_id: w.id,
+                worker: w.worker,
+                kind: w.kind,
+                step: a.step,
+                summary: a.summary,
+                requested_at: rfc3339_ms(a.requested_ms),
+            };
+            Some((a.requested_ms, view))
+        })
+        .collect();
+    approvals.sort_by_key(|(at, _)| *at);
+    approvals.into_iter().map(|(_, a)| a).collect()
+}
+
+/// The live workflows of `records` by worker id, oldest first.
+fn live_by_worker(records: &[WorkflowRecord]) -> BTreeMap<String, Vec<WorkflowRecord>> {
+    let mut by_worker: BTreeMap<String, Vec<WorkflowRecord>> = BTreeMap::new();
+    for w in records.iter().filter(|w| !w.status.is_terminal()) {
+        by_worker.entry(w.worker.clone()).or_default().push(w.clone());
+    }
+    for list in by_worker.values_mut() {
+        list.sort_by_key(|w| w.created_ms);
+    }
+    by_worker
 }
 
 fn worker_view(w: &WorkerRecord, live: &[WorkflowRecord], counts: &BTreeMap<String, usize>) -> WorkerView {

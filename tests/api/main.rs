@@ -5,6 +5,7 @@ mod auth;
 mod backup;
 mod binary;
 mod brain;
+mod brain_questions;
 mod browser;
 mod company_files;
 mod console;

@@ -35,7 +35,7 @@ fn chart<'a>(dom: &'a str, id: &str) -> &'a str {
 }
 
 /// `1234567` → `$1,234,567`, written independently of the server's formatter.
-fn dollars(n: u64) -> String {
+pub fn dollars(n: u64) -> String {
     let s = n.to_string();
     let groups: Vec<String> = s.as_bytes().rchunks(3).rev().map(|c| String::from_utf8_lossy(c).into_owned()).collect();
     format!("${}", groups.join(","))

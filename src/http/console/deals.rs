@@ -9,13 +9,13 @@ use maud::{Markup, html};
 use warp::Filter;
 use warp::http::{HeaderMap, StatusCode};
 
-use super::layout::{dollars, field_error, page, stage_label};
+use super::layout::{field_error, page};
 use super::{Answer, Page, admin_of, form_fields, form_post, get_page, pending, safe_next, signed_in, writer};
 use crate::auth::Principal;
 use crate::deals::{
     self, DealDetail, DealDraft, DealError, DealFilter, DealSummary, DealUpdate, ImportReport, RowError,
 };
-use crate::domain::{DealType, Stage};
+use crate::domain::{DealType, Stage, usd};
 use crate::http::deals::today;
 use crate::http::error::ApiError;
 use crate::state::AppState;
@@ -234,11 +234,11 @@ async fn render(
     let main = html! {
         h1 { "Deals" }
         section #pipeline-summary aria-label="Pipeline summary" {
-            p.total { strong { (dollars(summary.total)) } " in " (summary.deal_count) " deals" }
+            p.total { strong { (usd(summary.total)) } " in " (summary.deal_count) " deals" }
             ul.stages {
                 @for stage in Stage::ALL {
                     @let (value, count) = by_stage(stage);
-                    li data-stage=(stage.as_str()) { span.stage-name { (stage_label(stage)) } " " (dollars(value)) " · " (count) }
+                    li data-stage=(stage.as_str()) { span.stage-name { (stage.label()) } " " (usd(value)) " · " (count) }
                 }
             }
         }
@@ -263,7 +263,7 @@ fn toolbar(view: &View) -> Markup {
             label for="f-stage" { "Stage" }
             select #f-stage name="stage" {
                 option value="" { "Any" }
-                @for s in Stage::ALL { option value=(s.as_str()) selected[f.stage == Some(s)] { (stage_label(s)) } }
+                @for s in Stage::ALL { option value=(s.as_str()) selected[f.stage == Some(s)] { (s.label()) } }
             }
             label for="f-type" { "Type" }
             select #f-type name="type" {
@@ -293,7 +293,7 @@ pub(super) fn deal_fields(prefix: &str, fields: &[(&'static str, &str, &str, boo
                 label for=(id) { (text) @if !required { " (optional)" } }
                 @match kind {
                     "stage" => select id=(id) name=(name) aria-invalid=[problem.map(|_| "true")] aria-describedby=[problem.map(|_| &error_id)] {
-                        @for s in Stage::ALL { option value=(s.as_str()) selected[value == s.as_str()] { (stage_label(s)) } }
+                        @for s in Stage::ALL { option value=(s.as_str()) selected[value == s.as_str()] { (s.label()) } }
                     },
                     "type" => select id=(id) name=(name) aria-invalid=[problem.map(|_| "true")] aria-describedby=[problem.map(|_| &error_id)] {
                         @for t in DealType::ALL { option value=(t.as_str()) selected[value == t.as_str()] { (t.as_str()) } }
@@ -375,7 +375,7 @@ fn move_form(d: &DealSummary, back: &str) -> Markup {
                 input type="hidden" name="back" value=(back);
                 label for={ "move-" (d.id) } { "Move " (d.account_name) " to" }
                 select id={ "move-" (d.id) } name="stage" {
-                    @for s in targets { option value=(s.as_str()) { (stage_label(s)) } }
+                    @for s in targets { option value=(s.as_str()) { (s.label()) } }
                 }
                 button type="submit" { "Move" }
             }
@@ -389,12 +389,12 @@ fn board(all: &[DealSummary], admin: bool) -> Markup {
             @for stage in Stage::ALL {
                 @let column: Vec<&DealSummary> = all.iter().filter(|d| d.stage == stage).collect();
                 section.column data-stage=(stage.as_str()) aria-labelledby={ "col-" (stage.as_str()) } {
-                    h2 id={ "col-" (stage.as_str()) } { (stage_label(stage)) " " span.count { (column.len()) } }
+                    h2 id={ "col-" (stage.as_str()) } { (stage.label()) " " span.count { (column.len()) } }
                     ul {
                         @for d in column.iter().take(SHOWN) {
                             li.deal data-deal=(d.id) {
                                 (deal_link(d))
-                                span.meta { (dollars(d.value)) " · " (d.rep) " · closes " (d.close_date) }
+                                span.meta { (usd(d.value)) " · " (d.rep) " · closes " (d.close_date) }
                                 @if admin { (move_form(d, "/app/deals")) }
                             }
                         }
@@ -421,7 +421,7 @@ fn list(all: &[DealSummary]) -> Markup {
             tbody {
                 @for d in all.iter().take(SHOWN) {
                     tr data-deal=(d.id) {
-                        td { (deal_link(d)) } td { (dollars(d.value)) } td { (stage_label(d.stage)) }
+                        td { (deal_link(d)) } td { (usd(d.value)) } td { (d.stage.label()) }
                         td { (d.deal_type.as_str()) } td { (d.rep) } td { (d.close_date) } td { (d.probability) "%" }
                     }
                 }
@@ -437,8 +437,8 @@ fn detail_page(who: &Principal, pending: Option<usize>, deal: &DealDetail) -> Ma
         p { a href="/app/deals" { "← Deals" } }
         h1 { (d.account_name) }
         dl.facts {
-            dt { "Value" } dd { (dollars(d.value)) }
-            dt { "Stage" } dd #deal-stage data-stage=(d.stage.as_str()) { (stage_label(d.stage)) }
+            dt { "Value" } dd { (usd(d.value)) }
+            dt { "Stage" } dd #deal-stage data-stage=(d.stage.as_str()) { (d.stage.label()) }
             dt { "Type" } dd { (d.deal_type.as_str()) }
             dt { "Rep" } dd { (d.rep) }
             dt { "Champion" } dd { (d.champion) }

@@ -5,7 +5,6 @@ use maud::{DOCTYPE, Markup, html};
 use warp::http::StatusCode;
 
 use crate::auth::Principal;
-use crate::domain::Stage;
 
 /// The console's pages, in navigation order: (path, label).
 const NAV: [(&str, &str); 8] = [
@@ -111,43 +110,5 @@ pub fn field_error(id: &str, problem: Option<&String>) -> Markup {
         @if let Some(problem) = problem {
             span.field-error id=(id) role="alert" { (problem) }
         }
-    }
-}
-
-/// A deal stage as people write it ("Closed won").
-pub fn stage_label(stage: Stage) -> &'static str {
-    match stage {
-        Stage::Prospecting => "Prospecting",
-        Stage::Qualification => "Qualification",
-        Stage::Proposal => "Proposal",
-        Stage::Negotiation => "Negotiation",
-        Stage::ClosedWon => "Closed won",
-        Stage::ClosedLost => "Closed lost",
-    }
-}
-
-/// Whole US dollars with thousands separators ("$1,250,000").
-pub fn dollars(value: u64) -> String {
-    let digits = value.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3 + 1);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    format!("${out}")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn dollars_are_grouped_by_thousands() {
-        assert_eq!(dollars(0), "$0");
-        assert_eq!(dollars(999), "$999");
-        assert_eq!(dollars(1_000), "$1,000");
-        assert_eq!(dollars(1_250_000), "$1,250,000");
     }
 }

@@ -9,13 +9,13 @@ use maud::{Markup, PreEscaped, html};
 use warp::Filter;
 use warp::http::HeaderMap;
 
-use super::layout::{dollars, page};
+use super::layout::page;
 use super::{Answer, Page, get_page, pending, signed_in};
 use crate::auth::Principal;
 use crate::deals::{self, PipelineSummary};
 use crate::http::error::ApiError;
 use crate::http::status_page::charts::{self, Column, Outcomes};
-use crate::http::status_page::format::{compact, count, percent, usd_cents, when};
+use crate::http::status_page::format::{compact, count, percent, usd, usd_cents, when};
 use crate::metrics::{self, ConsumptionView, Latest, PipelineView, TokenUse, TokenView, WorkersView};
 use crate::state::AppState;
 
@@ -101,7 +101,7 @@ fn stage_columns(buckets: &[(&str, &str, u64, u64)], by_count: bool) -> Vec<Colu
             key: (*key).to_owned(),
             label: (*label).to_owned(),
             value: if by_count { *n as f64 } else { *value as f64 },
-            exact: format!("{} in {n} deals", dollars(*value)),
+            exact: format!("{} in {n} deals", usd(*value)),
         })
         .collect()
 }
@@ -114,8 +114,8 @@ fn pipeline_section(
         let buckets = summary.as_ref().map(stage_buckets).ok();
         html! {
             dl.facts {
-                dt { "Total" } dd { (dollars(p.total_value)) " in " (count(p.deal_count)) " deals" }
-                dt { "Open" } dd { (dollars(p.open_value)) " (weighted " (dollars(p.weighted_value)) ")" }
+                dt { "Total" } dd { (usd(p.total_value)) " in " (count(p.deal_count)) " deals" }
+                dt { "Open" } dd { (usd(p.open_value)) " (weighted " (usd(p.weighted_value)) ")" }
                 dt { "Win rate" } dd { (p.win_rate.map_or_else(|| "none closed yet".to_owned(), percent)) " (" (p.won) " won, " (p.lost) " lost)" }
             }
             @if let Some(buckets) = buckets {
@@ -128,7 +128,7 @@ fn pipeline_section(
                         caption { "Pipeline by stage" }
                         thead { tr { th scope="col" { "Stage" } th scope="col" { "Deals" } th scope="col" { "Value" } } }
                         tbody {
-                            @for (key, _, value, n) in buckets { tr { th scope="row" { (key) } td { (n) } td { (dollars(value)) } } }
+                            @for (key, _, value, n) in buckets { tr { th scope="row" { (key) } td { (n) } td { (usd(value)) } } }
                         }
                     }
                 }

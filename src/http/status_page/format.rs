@@ -6,23 +6,7 @@ pub fn escape(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;").replace('\'', "&#39;")
 }
 
-/// `1234567` → `1,234,567`.
-pub fn count(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
-/// Whole US dollars: `$1,234,567`.
-pub fn usd(n: u64) -> String {
-    format!("${}", count(n))
-}
+pub use crate::domain::{grouped as count, usd};
 
 /// Dollars and cents: `$1,234.57` (negative and non-finite amounts shown as `$0.00`).
 pub fn usd_cents(amount: f64) -> String {

@@ -39,6 +39,18 @@ impl Stage {
         Self::ALL.into_iter().find(|st| st.as_str() == s)
     }
 
+    /// The stage as people read it ("Closed won").
+    pub fn label(self) -> &'static str {
+        match self {
+            Stage::Prospecting => "Prospecting",
+            Stage::Qualification => "Qualification",
+            Stage::Proposal => "Proposal",
+            Stage::Negotiation => "Negotiation",
+            Stage::ClosedWon => "Closed won",
+            Stage::ClosedLost => "Closed lost",
+        }
+    }
+
     pub fn is_closed(self) -> bool {
         matches!(self, Stage::ClosedWon | Stage::ClosedLost)
     }

@@ -4,6 +4,7 @@
 
 mod deal;
 mod domain_name;
+mod figures;
 mod memory;
 mod receipt;
 mod role;
@@ -17,6 +18,7 @@ mod workflow;
 
 pub use deal::{ChampionStatus, DealType, Stage};
 pub use domain_name::{DomainError, DomainName};
+pub use figures::{grouped, usd};
 pub use memory::{
     ID_PATTERN, KEY_PATTERN, MemoryAddressError, MemoryKey, MemoryScope, SCOPE_OR_EMPTY_PATTERN, SCOPE_PATTERN, TeamId,
 };

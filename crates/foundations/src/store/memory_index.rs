@@ -214,6 +214,22 @@ impl MemoryIndex {
         (total, hits.into_iter().take(limit).map(|(s, e)| (s, e.clone())).collect())
     }
 
+    /// Entries updated at or after `since_ms` in the scopes `admits`, newest first, at most
+    /// `limit`: read from each scope's order by update time, so its cost follows the scopes and
+    /// the answer, not the size of memory.
+    pub fn updated_since(&self, since_ms: i64, limit: usize, admits: impl Fn(&str) -> bool) -> Vec<IndexedEntry> {
+        let inner = self.read();
+        let mut hits: Vec<&IndexedEntry> = Vec::new();
+        for (_, set) in inner.by_scope.iter().filter(|(scope, _)| admits(scope)) {
+            for pinned in [false, true] {
+                let newest = set.range((pinned, since_ms, 0)..=(pinned, i64::MAX, u32::MAX)).rev().take(limit);
+                hits.extend(newest.filter_map(|(_, _, id)| inner.entry(*id)));
+            }
+        }
+        hits.sort_by(|a, b| b.updated_at.cmp(&a.updated_at).then_with(|| (&a.scope, &a.key).cmp(&(&b.scope, &b.key))));
+        hits.into_iter().take(limit).cloned().collect()
+    }
+
     /// Entries of one scope for a context of at most `budget` (in the caller's cost units):
     /// pinned entries first (newest first), then those sharing words with `asked` (best
     /// first, distinctive words only), then the newest; an entry whose cost does not fit is
@@ -311,5 +327,22 @@ mod tests {
         });
         assert_eq!(picked.len(), 2, "two entries of cost 2 fit a budget of 5");
         assert!(visited.get() <= 2 + MAX_MISSES, "a nearly full budget stops looking: {} visited", visited.get());
+    }
+
+    #[test]
+    fn entries_updated_since_come_newest_first_from_every_scope() {
+        let index = MemoryIndex::build([
+            record("org", "old", "a", false, 10),
+            record("org", "new", "b", true, 40),
+            record("worker:sdr", "mid", "c", false, 30),
+            record("team:x", "edge", "d", false, 20),
+            record("team:y", "hidden", "e", false, 50),
+        ]);
+        let keys = |since, limit| -> Vec<String> {
+            index.updated_since(since, limit, |scope| scope != "team:y").into_iter().map(|e| e.key).collect()
+        };
+        assert_eq!(keys(20, 10), ["new", "mid", "edge"]);
+        assert_eq!(keys(20, 2), ["new", "mid"]);
+        assert!(keys(41, 10).is_empty());
     }
 }

@@ -2,53 +2,26 @@
 //! sees — instructions, citable context lines, and the conversation turns. Every context line
 //! is a `- ` bullet that starts with its citation: memory as `[scope/key@version]`, company
 //! facts as `[<legal name>, <form> filed <date>: <EDGAR URL>]`, the workspace as
-//! `[workflow:<id>]`, `[approval:<workflow id>]`, `[pipeline]` and `[pipeline:<stage>]`. History is the newest that
-//! fits its token budget (the thread's summary message, when there is one, always first).
+//! `[pipeline]`, `[pipeline:<stage>]`, `[deal:<id>]`, `[worker:<id>]`, `[workflow:<id>]` and
+//! `[approval:<workflow id>]` (`workspace`, `deals`). Each section keeps to a fixed number of
+//! lines whatever the workspace's size. History is the newest that fits its token budget (the
+//! thread's summary message, when there is one, always first).
+
+mod deals;
+mod workspace;
+
+pub use deals::{RANKED_DEALS, normalize};
+pub use workspace::{Approval, Pipeline, RecentWorkflow, WorkerLine, WorkflowStatus, Workspace};
 
 use crate::brain::demo::clip;
 use crate::brain::model::{Speaker, Turn, estimate_tokens};
 use crate::companies::card::Card;
 use crate::store::{ChatRecord, MemoryRecord, SUMMARY_ROLE};
 
+/// How every Brain context starts (the demo model knows a Brain question by it).
+pub const PREAMBLE: &str = "You are the Brain of a go-to-market team's workspace.";
 const VALUE_CHARS: usize = 400;
 const COMPANY_FACTS: usize = 5;
-
-/// A running workflow as the Brain sees it (the workflow engine fills this when it lands).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct WorkflowStatus {
-    pub workflow_id: String,
-    pub workflow_type: String,
-    pub worker: String,
-    pub status: String,
-    pub current_step: Option<String>,
-}
-
-/// The pipeline as the Brain sees it: the total, then (stage, value, count) in pipeline order.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Pipeline {
-    pub total: u64,
-    pub deal_count: u64,
-    pub stages: Vec<(&'static str, u64, u64)>,
-}
-
-/// A decision a person is asked for.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Approval {
-    pub workflow_id: String,
-    pub kind: String,
-    pub worker: String,
-    pub requested_at: String,
-    pub summary: String,
-}
-
-/// The workspace beyond memory, read for each question (`AppState::brain_workspace`): live
-/// workflows, what waits for approval, and the pipeline.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Workspace {
-    pub workflows: Vec<WorkflowStatus>,
-    pub approvals: Vec<Approval>,
-    pub pipeline: Option<Pipeline>,
-}
 
 pub struct ContextInput<'a> {
     pub question: &'a str,
@@ -61,8 +34,14 @@ pub struct ContextInput<'a> {
     /// Worker memories relevant to the question (search hits), best first.
     pub workers: &'a [MemoryRecord],
     pub workspace: &'a Workspace,
+    /// Memory written in the last day, newest first.
+    pub recent_memory: &'a [MemoryRecord],
     /// The company the question names, when it has a receipted card.
     pub company: Option<&'a Card>,
+    /// A deal's company card by slug (for the signals beside the deals shown).
+    pub card_of: &'a (dyn Fn(&str) -> Option<&'a Card> + Sync),
+    /// The app clock's now (Unix milliseconds): the age of a filing is counted to it.
+    pub now_ms: i64,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -89,53 +68,20 @@ fn memory_lines(out: &mut String, citations: &mut Vec<String>, title: &str, reco
     }
 }
 
-fn workspace_lines(out: &mut String, citations: &mut Vec<String>, w: &Workspace) {
-    let mut line = |out: &mut String, cite: String, text: String| {
-        out.push_str(&format!("- [{cite}] {text}\n"));
-        citations.push(cite);
-    };
-    out.push_str("\n## Active workflows\n");
-    if w.workflows.is_empty() {
-        out.push_str("(none running)\n");
-    }
-    for f in &w.workflows {
-        let step = f.current_step.as_deref().unwrap_or("-");
-        let text = format!("{} workflow of worker {} is {} at step {step}", f.workflow_type, f.worker, f.status);
-        line(out, format!("workflow:{}", f.workflow_id), text);
-    }
-    out.push_str("\n## Waiting for approval\n");
-    if w.approvals.is_empty() {
-        out.push_str("(nothing is waiting for approval)\n");
-    }
-    for a in &w.approvals {
-        let summary = clip(&a.summary.replace('\n', " "), VALUE_CHARS);
-        let text =
-            format!("{} of worker {} waiting for approval since {}: {summary}", a.kind, a.worker, a.requested_at);
-        line(out, format!("approval:{}", a.workflow_id), text);
-    }
-    if let Some(p) = &w.pipeline {
-        out.push_str("\n## Pipeline\n");
-        line(out, "pipeline".into(), format!("Pipeline status: {} deals worth ${} in total", p.deal_count, p.total));
-        for (stage, value, count) in &p.stages {
-            line(out, format!("pipeline:{stage}"), format!("Pipeline stage {stage}: {count} deals worth ${value}"));
-        }
-    }
-}
-
-fn company_lines(out: &mut String, citations: &mut Vec<String>, card: &Card) {
+/// A named company's card: its signals (`<kind> · <n> days old · <text>`) and executives.
+fn company_lines(out: &mut String, citations: &mut Vec<String>, card: &Card, now_ms: i64) {
     out.push_str(&format!("\n## Company: {} ({}, {})\n", card.legal_name, card.ticker, card.slug));
+    let cite =
+        |r: &crate::domain::Receipt| format!("{}, {} filed {}: {}", card.legal_name, r.form(), r.filed(), r.url());
     for claim in card.why_now.iter().take(COMPANY_FACTS) {
-        let r = claim.receipt();
-        let cite = format!("{}, {} filed {}: {}", card.legal_name, r.form(), r.filed(), r.url());
-        out.push_str(&format!("- [{cite}] {} {}\n", card.legal_name, clip(&claim.value().text, VALUE_CHARS)));
-        citations.push(cite);
+        let (r, s) = (claim.receipt(), claim.value());
+        let age = deals::age(r.filed(), now_ms);
+        let text = format!("{} · {age} · {}", s.kind.as_str(), clip(&s.text, VALUE_CHARS));
+        workspace::bullet(out, citations, cite(r), &text);
     }
     for claim in card.executives.iter().take(COMPANY_FACTS) {
-        let r = claim.receipt();
         let e = claim.value();
-        let cite = format!("{}, {} filed {}: {}", card.legal_name, r.form(), r.filed(), r.url());
-        out.push_str(&format!("- [{cite}] {} executive: {}, {}\n", card.legal_name, e.name, e.title));
-        citations.push(cite);
+        workspace::bullet(out, citations, cite(claim.receipt()), &format!("executive · {} · {}", e.name, e.title));
     }
 }
 
@@ -161,10 +107,11 @@ fn history_turns(history: &[ChatRecord], budget: u64) -> Vec<Turn> {
 }
 
 pub fn assemble(input: &ContextInput) -> Context {
-    let mut system = String::from(
-        "You are the Brain of a go-to-market team's workspace. Answer from the context below. Cite what you \
-         use: memory entries as scope/key@version, company facts with their EDGAR URL, workflows, approvals \
-         and the pipeline by their bracketed citation. Say so when the context does not hold the answer.\n",
+    let mut system = String::from(PREAMBLE);
+    system.push_str(
+        " Answer from the context below. Cite what you use: memory entries as scope/key@version, company facts with their EDGAR URL, and the pipeline, \
+         deals, workers, workflows and approvals by their bracketed citation. Say so when the context does \
+         not hold the answer.\n",
     );
     let mut citations = Vec::new();
     memory_lines(&mut system, &mut citations, "Organisation memory", input.org);
@@ -172,9 +119,17 @@ pub fn assemble(input: &ContextInput) -> Context {
         memory_lines(&mut system, &mut citations, &format!("Team memory ({team})"), records);
     }
     memory_lines(&mut system, &mut citations, "Worker memory relevant to the question", input.workers);
-    workspace_lines(&mut system, &mut citations, input.workspace);
+    let w = input.workspace;
+    if let Some(p) = &w.pipeline {
+        workspace::pipeline_lines(&mut system, &mut citations, p);
+    }
+    let shown = deals::select(input.question, &w.deals);
+    deals::deal_lines(&mut system, &mut citations, shown, input.card_of, input.now_ms);
+    workspace::worker_lines(&mut system, &mut citations, &w.workers);
+    workspace::workflow_lines(&mut system, &mut citations, w);
+    workspace::recent_lines(&mut system, &mut citations, input.recent_memory, &w.recent_workflows);
     if let Some(card) = input.company {
-        company_lines(&mut system, &mut citations, card);
+        company_lines(&mut system, &mut citations, card, input.now_ms);
     }
     let mut turns = history_turns(input.history, input.history_budget_tokens);
     turns.push(Turn { speaker: Speaker::User, text: input.question.to_owned() });
@@ -203,11 +158,38 @@ mod tests {
         ChatRecord { role: role.into(), content: content.into(), at_ms: 0, unanswered: false, tokens_used: 0 }
     }
 
+    fn no_card<'c>(_: &str) -> Option<&'c Card> {
+        None
+    }
+
+    fn input<'a>(question: &'a str, history: &'a [ChatRecord], workspace: &'a Workspace) -> ContextInput<'a> {
+        ContextInput {
+            question,
+            history,
+            history_budget_tokens: 50,
+            org: &[],
+            team: None,
+            workers: &[],
+            workspace,
+            recent_memory: &[],
+            company: None,
+            card_of: &no_card,
+            now_ms: 0,
+        }
+    }
+
     #[test]
     fn every_source_is_injected_with_its_citation() {
         let org = [memory("org", "icp", "US banks")];
         let team = [memory("team:sales", "playbook", "Lead with ROI")];
         let workers = [memory("worker:sdr", "notes", "Call on Tuesdays")];
+        let recent = [memory("org", "decision", "Cap discounts at 15%")];
+        let deal: crate::store::DealRecord = serde_json::from_value(serde_json::json!({
+            "id": "deal-1", "account_name": "ACME CORP", "company_slug": "acme", "value": 1200, "stage": "proposal",
+            "deal_type": "new-business", "rep": "Kim", "champion": "c", "champion_status": "engaged",
+            "close_date": "2026-12-01", "probability": 60, "next_step": "Send the quote", "history": []
+        }))
+        .unwrap();
         let workspace = Workspace {
             workflows: vec![WorkflowStatus {
                 workflow_id: "wf-1".into(),
@@ -223,17 +205,32 @@ mod tests {
                 requested_at: "2026-11-25T10:00:00Z".into(),
                 summary: "Draft: a note to\nAcme".into(),
             }],
-            pipeline: Some(Pipeline { total: 300, deal_count: 2, stages: vec![("proposal", 300, 2)] }),
+            pipeline: Some(Pipeline {
+                total: 3_000,
+                deal_count: 3,
+                open_value: 1_200,
+                weighted_value: 720,
+                won: 1,
+                lost: 1,
+                stages: vec![(crate::domain::Stage::Proposal, 1_200, 1)],
+            }),
+            deals: vec![deal],
+            workers: vec![WorkerLine {
+                id: "sdr".into(),
+                name: "Sasha".into(),
+                role: "SDR".into(),
+                status: "running".into(),
+                current_task: "lead-qualification wf-1: score".into(),
+            }],
+            recent_workflows: vec![],
         };
         let input = ContextInput {
-            question: "Who do we sell to?",
-            history: &[],
-            history_budget_tokens: 1000,
             org: &org,
             team: Some(("sales", &team)),
             workers: &workers,
-            workspace: &workspace,
-            company: None,
+            recent_memory: &recent,
+            history_budget_tokens: 1000,
+            ..input("Who do we sell to?", &[], &workspace)
         };
         let c = assemble(&input);
         for needle in [
@@ -241,11 +238,16 @@ mod tests {
             "Team memory (sales)",
             "[team:sales/playbook@3]",
             "[worker:sdr/notes@3]",
+            "- [pipeline] Pipeline · 3 deals · $3,000 in total · $1,200 open · $720 weighted · 1 won · 1 lost · win \
+             rate 50.0%",
+            "- [pipeline:proposal] Stage Proposal · 1 deals · $1,200",
+            "- [deal:deal-1] ACME CORP · proposal · $1,200 · close 2026-12-01 · 60% · rep Kim · next Send the quote · \
+             company acme",
+            "- [worker:sdr] Sasha · SDR · running · lead-qualification wf-1: score",
             "- [workflow:wf-1] lead-qualification workflow of worker sdr is running at step score",
-            "- [approval:wf-2] content-generation of worker content-writer waiting for approval since \
-             2026-11-25T10:00:00Z: Draft: a note to Acme",
-            "- [pipeline] Pipeline status: 2 deals worth $300 in total",
-            "- [pipeline:proposal] Pipeline stage proposal: 2 deals worth $300",
+            "- [approval:wf-2] content-generation · worker content-writer · since 2026-11-25T10:00:00Z · Draft: a \
+             note to Acme",
+            "- [org/decision@3] memory · decision · written 1970-01-01T00:00:00.000Z by t · Cap discounts at 15%",
         ] {
             assert!(c.system.contains(needle), "{needle} missing from {}", c.system);
         }
@@ -253,10 +255,13 @@ mod tests {
             "org/icp@3",
             "team:sales/playbook@3",
             "worker:sdr/notes@3",
-            "workflow:wf-1",
-            "approval:wf-2",
             "pipeline",
             "pipeline:proposal",
+            "deal:deal-1",
+            "worker:sdr",
+            "workflow:wf-1",
+            "approval:wf-2",
+            "org/decision@3",
         ];
         assert_eq!(c.citations, expected);
         assert_eq!(c.turns.len(), 1);
@@ -271,16 +276,8 @@ mod tests {
             message("assistant", "recent answer"),
             message("user", "recent question"),
         ];
-        let input = ContextInput {
-            question: "next?",
-            history: &history,
-            history_budget_tokens: 50,
-            org: &[],
-            team: None,
-            workers: &[],
-            workspace: &Workspace::default(),
-            company: None,
-        };
+        let workspace = Workspace::default();
+        let input = input("next?", &history, &workspace);
         let texts: Vec<String> = assemble(&input).turns.into_iter().map(|t| t.text).collect();
         assert_eq!(texts.len(), 4, "{texts:?}");
         assert!(texts[0].contains("we talked about banks"));

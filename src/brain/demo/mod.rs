@@ -1,17 +1,25 @@
-//! The built-in offline demo model: no network, deterministic, milliseconds. It answers from
-//! the context it was given — the context lines (`- ` bullets, each with its citation) that
-//! share the most words with the question — and always says that it is the demo model.
-//! Token use is counted with `estimate_tokens`.
+//! The built-in offline demo model: no network, deterministic, milliseconds, and always says
+//! that it is the demo model. A Brain question (a context that starts with
+//! `context::PREAMBLE`) is answered by intent (`intents`): the answer is written from the
+//! context's sections (`read`) by the intent's writer (`answers`), every fact with its
+//! citation. Any other prompt (a workflow's draft or plan) gets the context lines that share
+//! the most words with it. Token use is counted with `estimate_tokens`.
+
+mod answers;
+mod intents;
+mod read;
 
 use std::collections::HashSet;
 
 use futures_util::future::BoxFuture;
 
+pub use answers::CANNOT_GROUND;
+
 use super::model::{LanguageModel, ModelError, ModelReply, ModelRequest, TaskType, estimate_tokens};
 
 pub const DEMO_MODEL: &str = "gtms-demo";
 /// Every demo answer starts with this, so nobody mistakes it for a real model.
-pub const DEMO_NOTICE: &str = "[demo model] This answer comes from gtms's offline demo model (no language model is configured); it only restates the context it was given.";
+pub const DEMO_NOTICE: &str = "[demo model] This answer comes from gtms's offline demo model (no language model is configured); it only restates the workspace it was given.";
 const MAX_LINES: usize = 6;
 
 pub struct DemoModel;
@@ -40,6 +48,11 @@ pub fn words(text: &str) -> HashSet<String> {
 
 fn answer(request: &ModelRequest) -> String {
     let question = request.turns.last().map(|t| t.text.as_str()).unwrap_or("");
+    if request.system.starts_with(super::context::PREAMBLE) {
+        let context = read::Context::parse(&request.system);
+        let intent = intents::classify(question, &context);
+        return format!("{DEMO_NOTICE}\n\n{}", answers::write(&intent, question, &context));
+    }
     let asked = words(question);
     let mut scored: Vec<(usize, usize, &str)> = request
         .system
@@ -109,6 +122,29 @@ mod tests {
         assert!(reply.input_tokens > 0 && reply.output_tokens > 0);
         let none = run(&request(TaskType::Research, system, "weather tomorrow?")).await;
         assert!(none.text.contains("Nothing in the workspace memory"));
+    }
+
+    #[tokio::test]
+    async fn a_brain_question_is_answered_by_intent_with_a_citation_per_fact_or_refused_in_one_sentence() {
+        let system = format!(
+            "{}\n## Organisation memory\n- [org/discounts@2] discounts: Cap discounts at 15%\n## Pipeline\n\
+             - [pipeline] Pipeline · 3 deals · $3,000 in total · $1,200 open · $720 weighted · 1 won · 1 lost · win \
+             rate 50.0%\n- [pipeline:proposal] Stage Proposal · 1 deals · $1,200\n",
+            crate::brain::context::PREAMBLE
+        );
+        let ask = |q: &str| request(TaskType::Research, &system, q);
+        let pipeline = run(&ask("What is the pipeline status?")).await.text;
+        assert!(pipeline.starts_with(DEMO_NOTICE), "{pipeline}");
+        assert!(
+            pipeline
+                .contains("3 deals worth $3,000 — $1,200 open, $720 weighted by each deal's probability [pipeline]")
+        );
+        assert!(pipeline.contains("- Proposal: 1 deals, $1,200 [pipeline:proposal]"), "{pipeline}");
+        let decision = run(&ask("What did we decide about discounts?")).await.text;
+        assert!(decision.contains("Cap discounts at 15% [org/discounts@2]"), "{decision}");
+        let refused = run(&ask("What's the weather in Paris?")).await.text;
+        assert!(refused.contains(CANNOT_GROUND) && refused.matches("\n- \"").count() == 2, "{refused}");
+        assert_eq!(refused, run(&ask("What's the weather in Paris?")).await.text, "deterministic");
     }
 
     #[tokio::test]

@@ -1,0 +1,190 @@
+//! Deals in the Brain's context: the ones the question names (by id, account name or company
+//! slug), then the best open ones (`deals::open_ranked`), and for each a few of its company's
+//! receipted signals with their age. One line per deal:
+//! `- [deal:<id>] <account> · <stage> · $<value> · close <date> · <p>% · rep <rep> · next <step> · company <slug>`;
+//! a signal line names its deal: `- [<legal name>, <form> filed <date>: <url>] deal:<id> · <n> days old · <text>`.
+
+use std::collections::HashSet;
+
+use super::workspace::bullet;
+use crate::brain::demo::clip;
+use crate::companies::card::Card;
+use crate::domain::usd;
+use crate::store::DealRecord;
+
+/// Open deals shown best first.
+pub const RANKED_DEALS: usize = 8;
+/// Deals the question names, at most.
+const NAMED_DEALS: usize = 3;
+/// Signals shown per deal's company.
+const SIGNALS_PER_DEAL: usize = 2;
+const SIGNAL_CHARS: usize = 300;
+/// First words too common to name an account alone.
+const GENERIC: [&str; 16] = [
+    "american",
+    "general",
+    "first",
+    "national",
+    "united",
+    "international",
+    "global",
+    "capital",
+    "financial",
+    "energy",
+    "health",
+    "systems",
+    "solutions",
+    "services",
+    "resources",
+    "technologies",
+];
+
+/// Lower case, apostrophes dropped, every other run of non-alphanumerics one space, padded
+/// with a space on each side (so `contains(" x ")` matches whole words).
+pub fn normalize(text: &str) -> String {
+    let mut out = String::from(" ");
+    for c in text.chars().filter(|c| !matches!(c, '\'' | '’')) {
+        if c.is_alphanumeric() {
+            out.extend(c.to_lowercase());
+        } else if !out.ends_with(' ') {
+            out.push(' ');
+        }
+    }
+    if !out.ends_with(' ') {
+        out.push(' ');
+    }
+    out
+}
+
+/// The words of an account's name without its legal suffixes and state tags.
+fn core_words(account: &str) -> Vec<String> {
+    normalize(&crate::companies::names::base_name(account)).split_whitespace().map(str::to_owned).collect()
+}
+
+/// Whether `question` (normalized) names `deal`: its id, its account's name, its company slug,
+/// or its account's first word when that is distinctive (five letters or more, not generic).
+pub fn names(question: &str, deal: &DealRecord) -> bool {
+    let phrase = |words: &[String]| !words.is_empty() && question.contains(&format!(" {} ", words.join(" ")));
+    let core = core_words(&deal.account_name);
+    let slug: Vec<String> = deal.company_slug.iter().flat_map(|s| s.split('-')).map(str::to_owned).collect();
+    question.contains(&normalize(&deal.id))
+        || phrase(&core)
+        || phrase(&slug)
+        || core
+            .first()
+            .is_some_and(|w| w.len() >= 5 && !GENERIC.contains(&w.as_str()) && phrase(std::slice::from_ref(w)))
+}
+
+/// The deals the context shows: named ones first (any stage), then the best open ones.
+pub fn select<'d>(question: &str, deals: &'d [DealRecord]) -> (Vec<&'d DealRecord>, Vec<&'d DealRecord>) {
+    let asked = normalize(question);
+    let named: Vec<&DealRecord> = deals.iter().filter(|d| names(&asked, d)).take(NAMED_DEALS).collect();
+    let ranked = crate::deals::open_ranked(deals).into_iter().take(RANKED_DEALS).collect();
+    (named, ranked)
+}
+
+fn deal_line(d: &DealRecord) -> String {
+    format!(
+        "{} · {} · {} · close {} · {}% · rep {} · next {} · company {}",
+        d.account_name,
+        d.stage.as_str(),
+        usd(d.value),
+        d.close_date,
+        d.probability,
+        d.rep,
+        clip(&d.next_step.replace('\n', " "), 160),
+        d.company_slug.as_deref().unwrap_or("-"),
+    )
+}
+
+/// `<n> days old` from `filed` to `now_ms`.
+pub(super) fn age(filed: &str, now_ms: i64) -> String {
+    age_days(filed, now_ms).map_or_else(|| "age unknown".to_owned(), |n| format!("{n} days old"))
+}
+
+/// Days from `filed` (`YYYY-MM-DD`) to `now_ms`; none when it does not parse.
+fn age_days(filed: &str, now_ms: i64) -> Option<i64> {
+    let filed = chrono::NaiveDate::parse_from_str(filed, "%Y-%m-%d").ok()?;
+    let today = chrono::DateTime::from_timestamp_millis(now_ms)?.date_naive();
+    Some((today - filed).num_days())
+}
+
+/// The context lines of the named and ranked deals and of their companies' signals.
+pub fn deal_lines<'c>(
+    out: &mut String,
+    citations: &mut Vec<String>,
+    (named, ranked): (Vec<&DealRecord>, Vec<&DealRecord>),
+    card_of: &(dyn Fn(&str) -> Option<&'c Card> + Sync),
+    now_ms: i64,
+) {
+    if !named.is_empty() {
+        out.push_str("\n## Deals the question names\n");
+        for d in &named {
+            bullet(out, citations, format!("deal:{}", d.id), &deal_line(d));
+        }
+    }
+    out.push_str("\n## Open deals to work first (later stage, sooner close, larger value)\n");
+    if ranked.is_empty() {
+        out.push_str("(no open deals)\n");
+    }
+    for d in &ranked {
+        bullet(out, citations, format!("deal:{}", d.id), &deal_line(d));
+    }
+    let mut seen = HashSet::new();
+    let with_cards: Vec<(&DealRecord, &Card)> = named
+        .iter()
+        .chain(&ranked)
+        .filter(|d| seen.insert(d.id.as_str()))
+        .filter_map(|d| d.company_slug.as_deref().and_then(card_of).map(|c| (*d, c)))
+        .collect();
+    if with_cards.is_empty() {
+        return;
+    }
+    out.push_str("\n## Company signals of these deals' accounts (receipted filing sentences)\n");
+    for (d, card) in with_cards {
+        for claim in card.why_now.iter().take(SIGNALS_PER_DEAL) {
+            let r = claim.receipt();
+            let age = age(r.filed(), now_ms);
+            let cite = format!("{}, {} filed {}: {}", card.legal_name, r.form(), r.filed(), r.url());
+            let text = format!("deal:{} · {age} · {}", d.id, clip(&claim.value().text, SIGNAL_CHARS));
+            bullet(out, citations, cite, &text);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn deal(id: &str, account: &str, slug: Option<&str>) -> DealRecord {
+        let json = serde_json::json!({
+            "id": id, "account_name": account, "company_slug": slug, "value": 1000, "stage": "proposal",
+            "deal_type": "new-business", "rep": "r", "champion": "c", "champion_status": "engaged",
+            "close_date": "2026-12-01", "probability": 60, "next_step": "n", "history": [], "external_id": null
+        });
+        serde_json::from_value(json).expect("deal")
+    }
+
+    #[test]
+    fn a_deal_is_named_by_id_account_slug_or_a_distinctive_first_word() {
+        let griffon = deal("deal-001", "GRIFFON CORP", Some("griffon"));
+        let lowes = deal("deal-043", "LOWES COMPANIES INC", Some("lowes"));
+        let adp = deal("deal-084", "AUTOMATIC DATA PROCESSING INC", Some("automatic-data-processing"));
+        let general = deal("deal-009", "GENERAL DYNAMICS CORP", None);
+        assert!(names(&normalize("Summary of the GRIFFON CORP deal"), &griffon));
+        assert!(names(&normalize("Tell me about the Lowe's deal"), &lowes));
+        assert!(names(&normalize("What is the status of deal-084?"), &adp));
+        assert!(names(&normalize("How is Automatic Data Processing doing?"), &adp));
+        assert!(!names(&normalize("What is the pipeline status?"), &griffon));
+        assert!(!names(&normalize("In general, what should I do?"), &general));
+        assert!(!names(&normalize("deal-0011"), &griffon), "ids match whole");
+    }
+
+    #[test]
+    fn ages_are_whole_days_to_the_clock() {
+        let now = chrono::NaiveDate::from_ymd_opt(2026, 11, 26).and_then(|d| d.and_hms_opt(12, 0, 0));
+        let now_ms = now.map(|t| t.and_utc().timestamp_millis()).unwrap_or_default();
+        assert_eq!(age_days("2026-11-20", now_ms), Some(6));
+        assert_eq!(age_days("not a date", now_ms), None);
+    }
+}
