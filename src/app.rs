@@ -93,6 +93,15 @@ pub async fn start_with_clock(config: Config, clock: crate::clock::SharedClock) 
     restore_rate_windows(&state).await?;
     let first_code = first_start_invite(&state).await?;
     let scheduler = jobs::Scheduler::start(state.store().clone(), jobs::all(&state))?;
+    if let Some(team) = jobs::simulated_team(&state) {
+        // The simulated team starts at once, so the status page shows it within seconds.
+        let store = state.store().clone();
+        tasks.spawn(async move {
+            for _ in 0..crate::demo::simulate::START_TICKS {
+                jobs::run_once(&store, &team).await;
+            }
+        });
+    }
     let scheme = if tls.is_some() { "https" } else { "http" };
     tracing::info!(
         %addr, mode = state.config().mode.as_str(), data = %state.config().data.display(), boots = boot.boots,

@@ -52,6 +52,7 @@ impl Layer {
             voice_publishable_key,
             schedules,
             seed_demo_workspace,
+            demo_simulate,
             mcp_allowed_hosts,
             mcp_allowed_origins,
             mcp_rate_limit,
@@ -113,6 +114,10 @@ impl Layer {
                     Some(parse_bool(&v).ok_or_else(|| invalid("GTMS_SEED_DEMO_WORKSPACE", "expected true or false"))?)
                 }
             },
+            demo_simulate: match get("GTMS_DEMO_SIMULATE") {
+                None => None,
+                Some(v) => Some(parse_bool(&v).ok_or_else(|| invalid("GTMS_DEMO_SIMULATE", "expected true or false"))?),
+            },
             mcp_allowed_hosts: get("GTMS_MCP_ALLOWED_HOSTS").map(|v| comma_list(&v)),
             mcp_allowed_origins: get("GTMS_MCP_ALLOWED_ORIGINS").map(|v| comma_list(&v)),
             mcp_rate_limit: number(&get, "GTMS_MCP_RATE_LIMIT")?,
@@ -147,8 +152,9 @@ pub(super) fn number<T: std::str::FromStr>(
 fn schedules_from_env(get: &impl Fn(&str) -> Option<String>) -> Option<Schedules> {
     let (m, u, c) =
         (get("GTMS_SCHEDULE_METRICS_ROLLUP"), get("GTMS_SCHEDULE_USAGE_ROLLUP"), get("GTMS_SCHEDULE_CLEANUP"));
-    let (mc, rl) = (get("GTMS_SCHEDULE_MEMORY_COMPRESSION"), get("GTMS_SCHEDULE_RATE_LIMIT_SAVE"));
-    if m.is_none() && u.is_none() && c.is_none() && mc.is_none() && rl.is_none() {
+    let (mc, rl, dt) =
+        (get("GTMS_SCHEDULE_MEMORY_COMPRESSION"), get("GTMS_SCHEDULE_RATE_LIMIT_SAVE"), get("GTMS_SCHEDULE_DEMO_TEAM"));
+    if m.is_none() && u.is_none() && c.is_none() && mc.is_none() && rl.is_none() && dt.is_none() {
         return None;
     }
     let d = Schedules::default();
@@ -158,6 +164,7 @@ fn schedules_from_env(get: &impl Fn(&str) -> Option<String>) -> Option<Schedules
         cleanup: c.unwrap_or(d.cleanup),
         memory_compression: mc.unwrap_or(d.memory_compression),
         rate_limit_save: rl.unwrap_or(d.rate_limit_save),
+        demo_team: dt.unwrap_or(d.demo_team),
     })
 }
 

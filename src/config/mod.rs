@@ -105,6 +105,8 @@ pub struct Config {
     pub schedules: Schedules,
     /// Load the demo workspace (workers, deals, accounts, history) on the first start.
     pub seed_demo_workspace: bool,
+    /// Run the simulated team (demo mode only; on by default there with the demo workspace).
+    pub simulate_team: bool,
     pub mcp: McpSettings,
     /// Connection hygiene of the accept loop (timeouts, the connection cap, HTTP/2 limits).
     pub connections: ConnectionSettings,
@@ -169,17 +171,20 @@ pub struct Schedules {
     pub memory_compression: String,
     /// Saving the rate-limit windows to the data file (also done at shutdown).
     pub rate_limit_save: String,
+    /// The simulated team's tick (demo mode with `demo_simulate`).
+    pub demo_team: String,
 }
 
 impl Schedules {
     /// Each schedule with its setting name.
-    pub fn named(&self) -> [(&'static str, &String); 5] {
+    pub fn named(&self) -> [(&'static str, &String); 6] {
         [
             ("metrics_rollup", &self.metrics_rollup),
             ("usage_rollup", &self.usage_rollup),
             ("cleanup", &self.cleanup),
             ("memory_compression", &self.memory_compression),
             ("rate_limit_save", &self.rate_limit_save),
+            ("demo_team", &self.demo_team),
         ]
     }
 }
@@ -192,6 +197,7 @@ impl Default for Schedules {
             cleanup: "0 30 3 * * *".into(),
             memory_compression: "0 15 * * * *".into(),
             rate_limit_save: "30 * * * * *".into(),
+            demo_team: "0 */3 * * * *".into(),
         }
     }
 }
@@ -249,6 +255,7 @@ pub struct Layer {
     pub voice_publishable_key: Option<String>,
     pub schedules: Option<Schedules>,
     pub seed_demo_workspace: Option<bool>,
+    pub demo_simulate: Option<bool>,
     pub mcp_allowed_hosts: Option<Vec<String>>,
     pub mcp_allowed_origins: Option<Vec<String>>,
     pub mcp_rate_limit: Option<u64>,

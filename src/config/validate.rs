@@ -23,6 +23,14 @@ impl Layer {
                 "--mode temporal needs GTMS_TEMPORAL_ADDRESS (or [temporal] address)",
             ));
         }
+        let seed_demo_workspace = self.seed_demo_workspace.unwrap_or(true);
+        let simulate_team = match (server.mode, self.demo_simulate) {
+            (Mode::Temporal, Some(true)) => {
+                return Err(invalid("demo_simulate", "the simulated team runs in demo mode only, never on Temporal"));
+            }
+            (Mode::Temporal, _) => false,
+            (Mode::Demo, asked) => asked.unwrap_or(seed_demo_workspace),
+        };
         Ok(Config {
             temporal,
             llm,
@@ -32,7 +40,8 @@ impl Layer {
             argon2_concurrency,
             backup,
             schedules,
-            seed_demo_workspace: self.seed_demo_workspace.unwrap_or(true),
+            seed_demo_workspace,
+            simulate_team,
             mcp,
             rate_limits,
             trusted_proxies,

@@ -1,9 +1,11 @@
 //! The demo workspace: the 8 workers (`seed/workers.json`) and the generated deals, accounts,
 //! run and token history (`seed/demo-workspace.json`, made by `gtms demo-generate`), both
-//! embedded in the binary and loaded into redb on the first start only.
+//! embedded in the binary and loaded into redb on the first start only; and the simulated
+//! team that keeps it at work in demo mode (`simulate`).
 
 mod generate;
 mod rng;
+pub mod simulate;
 
 use std::path::Path;
 

@@ -20,7 +20,8 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 pub use specs::{
-    all, cleanup, memory_compression, metrics_rollup, rate_limit_save, scheduled_backup, standard, usage_rollup,
+    all, cleanup, demo_team, memory_compression, metrics_rollup, rate_limit_save, scheduled_backup, simulated_team,
+    standard, usage_rollup,
 };
 
 use crate::config::parse_cron;

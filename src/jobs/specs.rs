@@ -20,16 +20,37 @@ pub const USAGE_ROLLUP: &str = "usage-rollup";
 pub const CLEANUP: &str = "cleanup";
 pub const MEMORY_COMPRESSION: &str = "memory-compression";
 pub const RATE_LIMIT_SAVE: &str = "rate-limit-save";
+pub const DEMO_TEAM: &str = "demo-team";
 /// The worker whose roster runs memory compression (`seed/workers.json`).
 const COMPRESSION_WORKER: &str = "revenue-analyst";
 
-/// The standard jobs plus the ones the configuration turns on (scheduled backups).
+/// The standard jobs plus the ones the configuration turns on (scheduled backups, the
+/// simulated team).
 pub fn all(state: &AppState) -> Vec<JobSpec> {
     let mut specs = standard(state);
     if let Some(settings) = state.config().backup.clone() {
         specs.push(scheduled_backup(settings, state.store().clone()));
     }
+    specs.extend(simulated_team(state));
     specs
+}
+
+/// The simulated team's job, when the configuration runs it (demo mode, `demo_simulate`).
+pub fn simulated_team(state: &AppState) -> Option<JobSpec> {
+    let workflows = state.workflows().ok().filter(|_| state.config().simulate_team)?;
+    Some(demo_team(&state.config().schedules.demo_team, workflows.clone()))
+}
+
+/// One tick of the simulated team (`demo::simulate::tick`).
+pub fn demo_team(schedule: &str, workflows: Workflows) -> JobSpec {
+    JobSpec::new(DEMO_TEAM, schedule, move || {
+        let workflows = workflows.clone();
+        async move {
+            let tick = crate::demo::simulate::tick(&workflows).await?;
+            let started = tick.started.as_deref().unwrap_or("nothing (enough simulated work is live)");
+            Ok(format!("decided {} simulated approvals, started {started}", tick.decided.len()))
+        }
+    })
 }
 
 /// The jobs every appliance runs, on the configured schedules.

@@ -136,9 +136,21 @@ fn new_id(kind: WorkflowType) -> String {
     format!("{}-{}", kind.as_str(), &hex[..12])
 }
 
+/// What marks a workflow the simulated team started (`<type>-sim-<hex>`), and its children
+/// (`<parent id>-<n>`): docs/grounded-brain.md.
+pub const SIMULATED_MARK: &str = "-sim-";
+
+pub fn is_simulated(workflow_id: &str) -> bool {
+    workflow_id.contains(SIMULATED_MARK)
+}
+
 impl Workflows {
     pub fn new(engine: Arc<dyn Engine>, store: Store, notifications: Notifications) -> Self {
         Self { engine, store, notifications }
+    }
+
+    pub fn store(&self) -> &Store {
+        &self.store
     }
 
     pub fn engine(&self) -> &Arc<dyn Engine> {
@@ -203,6 +215,33 @@ impl Workflows {
     pub async fn start_internal(&self, worker: &str, params: WorkflowParams) -> Result<String, WorkflowError> {
         let new = NewWorkflow { id: new_id(params.kind()), worker: worker.to_owned(), params, parent: None };
         Ok(self.engine.start(new).await?.id)
+    }
+
+    /// Starts a workflow for the simulated team (demo mode): an id marked simulated, no admin.
+    pub async fn start_simulated(&self, worker: &str, params: WorkflowParams) -> Result<String, WorkflowError> {
+        let hex = uuid::Uuid::new_v4().simple().to_string();
+        let id = format!("{}{SIMULATED_MARK}{}", params.kind().as_str(), &hex[..12]);
+        let new = NewWorkflow { id, worker: worker.to_owned(), params, parent: None };
+        Ok(self.engine.start(new).await?.id)
+    }
+
+    /// The simulated teammate's decision on a simulated workflow's pending approval; a workflow
+    /// a person started is never decided here.
+    pub async fn decide_simulated(&self, id: &str, decision: Decision) -> Result<WorkflowStatus, WorkflowError> {
+        if !is_simulated(id) {
+            return Err(WorkflowError::BadInput(format!("{id} was not started by the simulated team")));
+        }
+        let signal = ApprovalSignal {
+            decision,
+            comment: Some("decided by the simulated teammate (demo mode)".into()),
+            by: "simulated:teammate".into(),
+        };
+        Ok(self.engine.signal(id, signal).await?.status)
+    }
+
+    /// Every workflow the engine holds (the simulated team reads its own from it).
+    pub async fn records(&self) -> Result<Vec<WorkflowRecord>, WorkflowError> {
+        Ok(self.engine.list().await?)
     }
 
     /// Workflows, newest first, filtered by worker, type and status.

@@ -112,13 +112,19 @@ impl TestApp {
     }
 }
 
+/// What every test app starts from: the simulated team off (it would start workflows no test
+/// asked for; tests/api/demo_team.rs turns it on).
+fn test_layer() -> Layer {
+    Layer { demo_simulate: Some(false), ..Layer::default() }
+}
+
 async fn start_in_with_clock(
     dir: TempDir,
     clock: Arc<gtms::clock::ManualClock>,
     adjust: impl FnOnce(&mut Layer),
 ) -> TestApp {
     let mut layer =
-        Layer { listen: Some("127.0.0.1:0".into()), data: Some(dir.path().join("gtms.redb")), ..Layer::default() };
+        Layer { listen: Some("127.0.0.1:0".into()), data: Some(dir.path().join("gtms.redb")), ..test_layer() };
     adjust(&mut layer);
     let config = layer.validate().expect("valid test config");
     let app = app::start_with_clock(config, clock).await.expect("app starts");
@@ -128,7 +134,7 @@ async fn start_in_with_clock(
 
 async fn start_in(dir: TempDir, adjust: impl FnOnce(&mut Layer)) -> TestApp {
     let mut layer =
-        Layer { listen: Some("127.0.0.1:0".into()), data: Some(dir.path().join("gtms.redb")), ..Layer::default() };
+        Layer { listen: Some("127.0.0.1:0".into()), data: Some(dir.path().join("gtms.redb")), ..test_layer() };
     adjust(&mut layer);
     let https = layer.tls_cert.is_some();
     let config = layer.validate().expect("valid test config");
@@ -166,6 +172,9 @@ impl Binary {
             .env("GTMS_LOG_FORMAT", "human")
             .env("GTMS_ARGON2_MEMORY_KIB", "64")
             .env("GTMS_ARGON2_ITERATIONS", "1")
+            // The simulated team would start workflows no test asked for (tests/api/demo_team.rs
+            // turns it on).
+            .env("GTMS_DEMO_SIMULATE", "false")
             .envs(env.iter().copied())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())

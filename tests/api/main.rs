@@ -18,6 +18,7 @@ mod console_workers;
 mod crash_rounds;
 mod deals;
 mod deals_write;
+mod demo_team;
 mod engines;
 mod enrich;
 mod envelope;
