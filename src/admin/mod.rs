@@ -50,6 +50,8 @@ pub enum AdminRequest {
     Backup {
         out: PathBuf,
     },
+    /// Remove what the demo's simulated team created (server stopped).
+    DemoReset,
 }
 
 /// The answer: `ok`, a human line, and structured data for `--json` output and tests.
@@ -88,6 +90,31 @@ pub async fn execute(state: &AppState, request: AdminRequest) -> AdminReply {
         AdminRequest::InvitesList => invites::list(state).await,
         AdminRequest::InvitesRevoke { id } => invites::revoke(state, &id).await,
         AdminRequest::Backup { out } => backup::create(state, &out).await,
+        AdminRequest::DemoReset => demo_reset(state).await,
+    }
+}
+
+/// Removes the simulated team's workflows and what they wrote (`store::Store::remove_marked`).
+/// Refused by a running server: its engine holds those workflows live.
+async fn demo_reset(state: &AppState) -> AdminReply {
+    if state.workflows().is_ok() {
+        return AdminReply::error(
+            "demo-reset runs with the server stopped (its engine holds the simulated workflows): stop gtms serve, \
+             run gtms demo-reset, start it again (with GTMS_DEMO_SIMULATE=false to keep the team off)",
+        );
+    }
+    match state.store().remove_marked(crate::workflows::service::SIMULATED_MARK).await {
+        Ok(r) => AdminReply::ok(
+            format!(
+                "removed the simulated team's {} workflows, {} run-ledger rows, {} notifications and {} memory entries; \
+                 nothing a person entered was touched",
+                r.workflows, r.runs, r.notifications, r.memory
+            ),
+            serde_json::json!({
+                "workflows": r.workflows, "runs": r.runs, "notifications": r.notifications, "memory": r.memory
+            }),
+        ),
+        Err(e) => AdminReply::error(format!("could not remove the simulated records: {e}")),
     }
 }
 

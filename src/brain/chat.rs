@@ -10,12 +10,11 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::context::{ContextInput, assemble};
-use super::demo::clip;
 use super::{Llm, ModelError, TaskType};
 use crate::auth::Principal;
 use crate::companies::card::Card;
 use crate::companies::directory::Directory;
-use crate::domain::{DomainName, TeamId, Ticker};
+use crate::domain::{DomainName, TeamId, Ticker, clip};
 use crate::error::{ErrorKind, ServiceError};
 use crate::store::{ChatRecord, IndexedEntry, MemoryRecord, SUMMARY_ROLE, ScopeFilter, Store, StoreError};
 

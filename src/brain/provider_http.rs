@@ -42,7 +42,7 @@ pub async fn json_reply(res: reqwest::Response, timeout_secs: u64) -> Result<ser
     let status = res.status();
     let body = res.text().await.map_err(|e| transport_error(e, timeout_secs))?;
     if !status.is_success() {
-        return Err(ModelError::Status { status: status.as_u16(), detail: super::demo::clip(&body, 300) });
+        return Err(ModelError::Status { status: status.as_u16(), detail: crate::domain::clip(&body, 300) });
     }
     serde_json::from_str(&body).map_err(|e| ModelError::BadReply(e.to_string()))
 }

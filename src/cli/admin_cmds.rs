@@ -32,6 +32,11 @@ pub(super) fn invites(data: &DataArgs, action: InvitesAction) -> Result<(), CliE
     data_command(data, request, json)
 }
 
+/// `gtms demo-reset`: on the data file, with the server stopped (a running server refuses).
+pub(super) fn demo_reset(data: &DataArgs) -> Result<(), CliError> {
+    data_command(data, AdminRequest::DemoReset, false)
+}
+
 /// Sends `request` to the running server, or, when none runs and `offline` allows it,
 /// opens the data file directly and runs the same command in this process.
 async fn admin_command(config: &Config, request: AdminRequest, offline: bool) -> Result<AdminReply, CliError> {

@@ -79,6 +79,9 @@ enum Command {
         #[command(subcommand)]
         action: InvitesAction,
     },
+    /// Remove what the demo's simulated team created: its workflows, their ledger rows,
+    /// notifications and memory entries (server stopped; nothing a person entered is touched).
+    DemoReset(DataArgs),
     /// Regenerate the demo workspace (seed/demo-workspace.json) from the embedded company data.
     DemoGenerate {
         #[arg(long, default_value = "seed/demo-workspace.json")]
@@ -264,6 +267,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Worker(args) => worker::worker(args),
         Command::Keys { data, action } => admin_cmds::keys(&data, action),
         Command::Invites { data, action } => admin_cmds::invites(&data, action),
+        Command::DemoReset(data) => admin_cmds::demo_reset(&data),
         Command::DemoGenerate { out } => data_cmds::demo_generate(&out),
         Command::Ingest { seed, out, base_url } => data_cmds::ingest(&seed, &out, &base_url),
         Command::ExportStatic { dir } => data_cmds::export_static(&dir),

@@ -2,8 +2,9 @@
 //! injected clock (a tick every three minutes, run as the scheduler runs it) starts one workflow
 //! per tick in the documented rotation, the simulated teammate decides every approval that
 //! waited five minutes and no other, the event bus announces each of them, and the data file
-//! grows by less than a twenty-fourth of 10 MB; switched off, nothing starts; and the real
-//! binary shows a team at work right after it starts.
+//! grows by less than a twenty-fourth of 10 MB; switched off, nothing starts; the real binary
+//! shows a team at work right after it starts; and `gtms demo-reset` removes what the team made
+//! and nothing a person entered.
 
 use std::sync::{Arc, Mutex};
 
@@ -12,7 +13,7 @@ use gtms::domain::Role;
 use gtms::store::WorkflowRecord;
 use serde_json::Value;
 
-use crate::helpers::{Binary, TestApp, eventually, login, spawn_app_with, spawn_app_with_clock};
+use crate::helpers::{Binary, TestApp, eventually, gtms, login, spawn_app_with, spawn_app_with_clock};
 
 const TICK_SECS: u64 = 180;
 /// A schedule that never comes during a test: the test runs the ticks itself.
@@ -153,4 +154,46 @@ async fn the_binary_shows_a_team_at_work_right_after_it_starts() {
     let page = client.get(format!("{}/status", server.base)).send().await.expect("status").text().await.expect("html");
     assert!(page.contains(&name) && page.contains("waiting"), "the status page shows {name} waiting");
     assert_eq!(server.terminate().0, Some(0));
+}
+
+#[tokio::test]
+async fn demo_reset_removes_what_the_team_made_and_nothing_a_person_entered() {
+    let dir = tempfile::tempdir().expect("dir");
+    let data = dir.path().join("gtms.redb");
+    let every_second = [("GTMS_DEMO_SIMULATE", "true"), ("GTMS_SCHEDULE_DEMO_TEAM", "* * * * * *")];
+    let server = Binary::serve_with_env(&data, &[], &every_second);
+    let token = login(&server.base, &server.demo_invite_code()).await;
+    let client = reqwest::Client::new();
+    let url = |path: &str| format!("{}{path}", server.base);
+    let note = serde_json::json!({"scope": "org", "key": "pricing", "value": "Annual plans only"});
+    let res = client.post(url("/api/memory")).bearer_auth(&token).json(&note).send().await.expect("write");
+    assert_eq!(res.status(), 201);
+    let ticket = serde_json::json!({"workflowType": "ticket-resolution",
+        "params": {"ticketId": "T-1", "subject": "Login fails", "priority": "high"}});
+    let started = client.post(url("/api/workers/support-resolver/start")).bearer_auth(&token).json(&ticket);
+    let person: Value = started.send().await.expect("start").json().await.expect("json");
+    let person = person["workflowId"].as_str().expect("id").to_owned();
+    eventually("a simulated lead recorded in memory", || async {
+        let found = client.get(url("/api/memory/search?q=sim")).bearer_auth(&token).send().await.ok()?;
+        found.text().await.ok().filter(|t| t.contains("sim-lead")).map(|_| ())
+    })
+    .await;
+
+    let reset = || gtms().args(["demo-reset", "--data"]).arg(&data).output().expect("demo-reset");
+    let refused = reset();
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("server stopped"), "{refused:?}");
+    assert_eq!(server.terminate().0, Some(0));
+    let done = reset();
+    assert!(done.status.success(), "{done:?}");
+    assert!(String::from_utf8_lossy(&done.stdout).contains("nothing a person entered was touched"), "{done:?}");
+
+    let store = gtms::store::Store::open(&data).expect("open");
+    let workflows = store.workflows().await.expect("workflows");
+    assert!(workflows.iter().all(|w| !w.id.contains("-sim-")), "every simulated workflow is gone");
+    assert!(workflows.iter().any(|w| w.id == person), "the person's workflow stays");
+    let memory = store.memory_all().await.expect("memory");
+    assert!(memory.iter().all(|m| !m.author.contains("-sim-")), "every simulated memory entry is gone");
+    assert!(memory.iter().any(|m| m.key == "pricing"), "the person's entry stays");
+    assert_eq!(store.deals().await.expect("deals").len(), 150, "the deals are untouched");
 }

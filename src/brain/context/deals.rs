@@ -7,9 +7,8 @@
 use std::collections::HashSet;
 
 use super::workspace::bullet;
-use crate::brain::demo::clip;
 use crate::companies::card::Card;
-use crate::domain::usd;
+use crate::domain::{clip, usd};
 use crate::store::DealRecord;
 
 /// Open deals shown best first.

@@ -13,9 +13,9 @@ mod workspace;
 pub use deals::{RANKED_DEALS, normalize};
 pub use workspace::{Approval, Pipeline, RecentWorkflow, WorkerLine, WorkflowStatus, Workspace};
 
-use crate::brain::demo::clip;
 use crate::brain::model::{Speaker, Turn, estimate_tokens};
 use crate::companies::card::Card;
+use crate::domain::clip;
 use crate::store::{ChatRecord, MemoryRecord, SUMMARY_ROLE};
 
 /// How every Brain context starts (the demo model knows a Brain question by it).

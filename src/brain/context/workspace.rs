@@ -3,8 +3,7 @@
 //! Every line is a `- [citation] …` bullet; fields after the citation are separated by ` · `
 //! where a reader (the demo model) needs them one by one.
 
-use crate::brain::demo::clip;
-use crate::domain::{Stage, grouped, usd};
+use crate::domain::{Stage, clip, grouped, usd};
 use crate::store::{DealRecord, MemoryRecord};
 
 const SUMMARY_CHARS: usize = 400;

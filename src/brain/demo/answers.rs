@@ -134,7 +134,7 @@ fn forecast(c: &Context) -> String {
     );
     let next: Vec<&Line> = c.lines("Open deals").iter().take(3).collect();
     if !next.is_empty() {
-        out.push_str("\nThe open deals nearest to closing:\n");
+        out.push_str("\nThe open deals furthest along:\n");
         for l in next {
             out.push_str(&item(&deal_sentence(l), l.cite));
         }

@@ -16,6 +16,7 @@ use futures_util::future::BoxFuture;
 pub use answers::CANNOT_GROUND;
 
 use super::model::{LanguageModel, ModelError, ModelReply, ModelRequest, TaskType, estimate_tokens};
+use crate::domain::clip;
 
 pub const DEMO_MODEL: &str = "gtms-demo";
 /// Every demo answer starts with this, so nobody mistakes it for a real model.
@@ -83,14 +84,6 @@ fn summarize(request: &ModelRequest) -> String {
     let bullets: Vec<String> =
         text.lines().filter(|l| !l.trim().is_empty()).map(|l| format!("- {}", clip(l.trim(), 160))).collect();
     format!("Summary by the demo model of {} entries:\n{}", bullets.len(), bullets.join("\n"))
-}
-
-/// `text` cut to at most `max` characters, with an ellipsis when cut.
-pub fn clip(text: &str, max: usize) -> String {
-    match text.char_indices().nth(max) {
-        Some((i, _)) => format!("{}…", &text[..i]),
-        None => text.to_owned(),
-    }
 }
 
 #[cfg(test)]

@@ -154,7 +154,7 @@ pub async fn assign(a: &Activities, input: &Value) -> Result<Value, ActivityErro
         }
     }
     if wants("support") {
-        let goal = crate::brain::demo::clip(text(input, "goal")?, 120);
+        let goal = crate::domain::clip(text(input, "goal")?, 120);
         let params = json!({"ticketId": "coordinator-ticket", "subject": goal, "priority": "normal"});
         out.push(child(WorkflowType::TicketResolution, "support-resolver", params)?);
     }

@@ -36,7 +36,7 @@ pub async fn record(a: &Activities, call: StepCall<'_>, input: &Value) -> Result
         let version = match current {
             Some(r) if r.author == author => r.version,
             _ => {
-                let value = crate::brain::demo::clip(&e.value, 12_000);
+                let value = crate::domain::clip(&e.value, 12_000);
                 let request = WriteRequest {
                     scope: e.scope.clone(),
                     key: e.key.clone(),
@@ -68,7 +68,7 @@ pub async fn load_context(a: &Activities) -> Result<Value, ActivityError> {
     let highlights: Vec<String> = entries
         .iter()
         .take(5)
-        .map(|e| format!("{}/{}@{}: {}", e.scope, e.key, e.version, crate::brain::demo::clip(&e.value, 160)))
+        .map(|e| format!("{}/{}@{}: {}", e.scope, e.key, e.version, crate::domain::clip(&e.value, 160)))
         .collect();
     Ok(json!({"orgEntries": entries.len(), "highlights": highlights}))
 }

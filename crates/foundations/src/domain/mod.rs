@@ -18,7 +18,7 @@ mod workflow;
 
 pub use deal::{ChampionStatus, DealType, Stage};
 pub use domain_name::{DomainError, DomainName};
-pub use figures::{grouped, usd};
+pub use figures::{clip, grouped, usd};
 pub use memory::{
     ID_PATTERN, KEY_PATTERN, MemoryAddressError, MemoryKey, MemoryScope, SCOPE_OR_EMPTY_PATTERN, SCOPE_PATTERN, TeamId,
 };

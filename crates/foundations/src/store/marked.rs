@@ -1,0 +1,84 @@
+//! Removing what the demo's simulated team wrote (`gtms demo-reset`), found by the mark its
+//! workflow ids carry: every workflow whose id holds the mark, its run-ledger row and its
+//! notifications, and every memory entry whose current version such a workflow wrote (its
+//! author is `workflow:<id>#<step>`), with its earlier versions. An entry a person wrote or
+//! edited since keeps everything. One transaction. For a data file no server holds: the
+//! memory index is built from the file when it is next opened.
+
+use redb::{ReadableTable, WriteTransaction};
+
+use super::memory_record::MemoryRecord;
+use super::tables::{MEMORY, MEMORY_VERSIONS, OUTBOX, RUNS, RecordTable, WORKFLOWS};
+use super::{Store, StoreError, codec};
+
+/// What `Store::remove_marked` removed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Removed {
+    pub workflows: usize,
+    pub runs: usize,
+    pub notifications: usize,
+    /// Live memory entries (their earlier versions went with them).
+    pub memory: usize,
+}
+
+/// Removes the rows of `table` whose key holds `mark`; returns how many.
+fn remove_keys_holding(txn: &WriteTransaction, table: RecordTable, mark: &str) -> Result<usize, StoreError> {
+    let mut t = txn.open_table(table)?;
+    let mut doomed = Vec::new();
+    for entry in t.iter()? {
+        let key = entry?.0.value().to_owned();
+        if key.contains(mark) {
+            doomed.push(key);
+        }
+    }
+    for key in &doomed {
+        t.remove(key.as_str())?;
+    }
+    Ok(doomed.len())
+}
+
+/// Removes the live memory entries a marked workflow wrote last, with their earlier versions.
+fn remove_marked_memory(txn: &WriteTransaction, mark: &str) -> Result<usize, StoreError> {
+    let mut live = txn.open_table(MEMORY)?;
+    let mut doomed = Vec::new();
+    for entry in live.iter()? {
+        let (key, bytes) = entry?;
+        let record: MemoryRecord = codec::decode(bytes.value())?;
+        if record.author.starts_with("workflow:") && record.author.contains(mark) {
+            doomed.push(key.value().to_owned());
+        }
+    }
+    let mut versions = txn.open_table(MEMORY_VERSIONS)?;
+    for key in &doomed {
+        live.remove(key.as_str())?;
+        // Versions are `<scope>/<key>/<version>`: '0' follows '/' in byte order.
+        let (start, end) = (format!("{key}/"), format!("{key}0"));
+        let old: Vec<String> = versions
+            .range(start.as_str()..end.as_str())?
+            .map(|e| e.map(|(k, _)| k.value().to_owned()))
+            .collect::<Result<_, _>>()?;
+        for version in old {
+            versions.remove(version.as_str())?;
+        }
+    }
+    Ok(doomed.len())
+}
+
+impl Store {
+    /// Removes what the workflows whose id holds `mark` left (see the module's comment).
+    pub async fn remove_marked(&self, mark: &str) -> Result<Removed, StoreError> {
+        let mark = mark.to_owned();
+        self.blocking(move |db| {
+            let txn = db.begin_write()?;
+            let removed = Removed {
+                workflows: remove_keys_holding(&txn, WORKFLOWS, &mark)?,
+                runs: remove_keys_holding(&txn, RUNS, &mark)?,
+                notifications: remove_keys_holding(&txn, OUTBOX, &mark)?,
+                memory: remove_marked_memory(&txn, &mark)?,
+            };
+            txn.commit()?;
+            Ok(removed)
+        })
+        .await
+    }
+}
