@@ -9,6 +9,8 @@ use super::intents::Intent;
 use super::read::{Context, Line};
 use crate::domain::search_words;
 
+/// A signal older than this (by its filing) is not offered as a reason to call now.
+const FRESH_DAYS: u64 = 365;
 /// Deals listed by "which accounts should I call".
 const ACCOUNTS_SHOWN: usize = 5;
 /// Memory lines quoted for a decision or memory question.
@@ -196,7 +198,9 @@ fn signals_of(c: &Context, deal: &str) -> String {
             continue;
         }
         let link = l.filing_link().unwrap_or_else(|| l.cite.to_owned());
-        out.push_str(&format!("  - Why now: {} — {link}, {}\n", rest(&f, 2), field(&f, 1)));
+        let days = field(&f, 1).split(' ').next().and_then(|n| n.parse::<u64>().ok());
+        let label = if days.is_some_and(|d| d <= FRESH_DAYS) { "Why now" } else { "From an older filing" };
+        out.push_str(&format!("  - {label}: {} — {link}, {}\n", rest(&f, 2), field(&f, 1)));
     }
     out
 }
