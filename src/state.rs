@@ -230,15 +230,10 @@ impl AppState {
         }
         match self.store().deals().await {
             Ok(deals) => {
-                let (view, summary) = (crate::metrics::PipelineView::of(&deals), crate::deals::summarize(&deals));
-                let stages = crate::domain::Stage::ALL.map(|stage| (stage, summary.by_stage.get(stage))).to_vec();
+                let summary = crate::deals::summarize(&deals);
+                let stages = crate::domain::Stage::ALL.map(|stage| (stage, summary.by_stage.get(stage)));
                 workspace.pipeline = Some(Pipeline {
-                    total: view.total_value,
-                    deal_count: view.deal_count,
-                    open_value: view.open_value,
-                    weighted_value: view.weighted_value,
-                    won: view.won,
-                    lost: view.lost,
+                    view: crate::metrics::PipelineView::of(&deals),
                     stages: stages.into_iter().map(|(stage, b)| (stage, b.value, b.count)).collect(),
                 });
                 workspace.deals = deals;

@@ -128,7 +128,7 @@ fn params(kind: WorkflowType, n: usize, w: &Workspace) -> Map<String, Value> {
 /// One tick: read the workspace, decide and start as `plan` says.
 pub async fn tick(workflows: &Workflows) -> Result<Tick, WorkflowError> {
     let store = workflows.store();
-    let records = workflows.records().await?;
+    let records = workflows.engine().list().await?;
     let (deals, accounts) = (store.deals().await?, store.accounts().await?);
     let plan = plan(&Workspace { workflows: &records, deals: &deals, accounts: &accounts, now_ms: store.now_ms() })?;
     let mut done = Tick::default();

@@ -239,11 +239,6 @@ impl Workflows {
         Ok(self.engine.signal(id, signal).await?.status)
     }
 
-    /// Every workflow the engine holds (the simulated team reads its own from it).
-    pub async fn records(&self) -> Result<Vec<WorkflowRecord>, WorkflowError> {
-        Ok(self.engine.list().await?)
-    }
-
     /// Workflows, newest first, filtered by worker, type and status.
     pub async fn list(&self, filter: &WorkflowFilter) -> Result<WorkflowList, WorkflowError> {
         let (kind, status) = (filter.kind, filter.status);

@@ -151,8 +151,11 @@ async fn the_binary_shows_a_team_at_work_right_after_it_starts() {
     assert!(approvals["approvals"].as_array().is_some_and(|a| !a.is_empty()), "{approvals}");
     let waiting = workers["workers"].as_array().and_then(|w| w.iter().find(|w| w["status"] == "waiting")).cloned();
     let name = waiting.as_ref().and_then(|w| w["name"].as_str()).unwrap_or_default().to_owned();
+    let id = waiting.as_ref().and_then(|w| w["id"].as_str()).unwrap_or_default().to_owned();
     let page = client.get(format!("{}/status", server.base)).send().await.expect("status").text().await.expect("html");
     assert!(page.contains(&name) && page.contains("waiting"), "the status page shows {name} waiting");
+    let row = format!("data-worker=\"{id}\" data-status=\"waiting\"");
+    assert!(page.contains(&row), "the status page's row of {id} says waiting");
     assert_eq!(server.terminate().0, Some(0));
 }
 

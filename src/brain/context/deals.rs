@@ -6,6 +6,7 @@
 
 use std::collections::HashSet;
 
+use super::section;
 use super::workspace::bullet;
 use crate::companies::card::Card;
 use crate::domain::{clip, usd};
@@ -117,12 +118,12 @@ pub fn deal_lines<'c>(
     now_ms: i64,
 ) {
     if !named.is_empty() {
-        out.push_str("\n## Deals the question names\n");
+        out.push_str(&format!("\n## {}\n", section::NAMED_DEALS));
         for d in &named {
             bullet(out, citations, format!("deal:{}", d.id), &deal_line(d));
         }
     }
-    out.push_str("\n## Open deals to work first (later stage, sooner close, larger value)\n");
+    out.push_str(&format!("\n## {} to work first (later stage, sooner close, larger value)\n", section::OPEN_DEALS));
     if ranked.is_empty() {
         out.push_str("(no open deals)\n");
     }
@@ -139,7 +140,7 @@ pub fn deal_lines<'c>(
     if with_cards.is_empty() {
         return;
     }
-    out.push_str("\n## Company signals of these deals' accounts (receipted filing sentences)\n");
+    out.push_str(&format!("\n## {} of these deals' accounts (receipted filing sentences)\n", section::SIGNALS));
     for (d, card) in with_cards {
         for claim in card.why_now.iter().take(SIGNALS_PER_DEAL) {
             let r = claim.receipt();

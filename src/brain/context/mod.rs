@@ -8,6 +8,7 @@
 //! thread's summary message, when there is one, always first).
 
 mod deals;
+pub mod section;
 mod workspace;
 
 pub use deals::{RANKED_DEALS, normalize};
@@ -70,7 +71,7 @@ fn memory_lines(out: &mut String, citations: &mut Vec<String>, title: &str, reco
 
 /// A named company's card: its signals (`<kind> · <n> days old · <text>`) and executives.
 fn company_lines(out: &mut String, citations: &mut Vec<String>, card: &Card, now_ms: i64) {
-    out.push_str(&format!("\n## Company: {} ({}, {})\n", card.legal_name, card.ticker, card.slug));
+    out.push_str(&format!("\n## {} {} ({}, {})\n", section::COMPANY, card.legal_name, card.ticker, card.slug));
     let cite =
         |r: &crate::domain::Receipt| format!("{}, {} filed {}: {}", card.legal_name, r.form(), r.filed(), r.url());
     for claim in card.why_now.iter().take(COMPANY_FACTS) {
@@ -206,12 +207,16 @@ mod tests {
                 summary: "Draft: a note to\nAcme".into(),
             }],
             pipeline: Some(Pipeline {
-                total: 3_000,
-                deal_count: 3,
-                open_value: 1_200,
-                weighted_value: 720,
-                won: 1,
-                lost: 1,
+                view: crate::metrics::PipelineView {
+                    total_value: 3_000,
+                    open_value: 1_200,
+                    weighted_value: 720,
+                    deal_count: 3,
+                    counts_by_stage: Default::default(),
+                    won: 1,
+                    lost: 1,
+                    win_rate: Some(0.5),
+                },
                 stages: vec![(crate::domain::Stage::Proposal, 1_200, 1)],
             }),
             deals: vec![deal],

@@ -3,7 +3,9 @@
 //! Every line is a `- [citation] …` bullet; fields after the citation are separated by ` · `
 //! where a reader (the demo model) needs them one by one.
 
+use super::section;
 use crate::domain::{Stage, clip, grouped, usd};
+use crate::metrics::PipelineView;
 use crate::store::{DealRecord, MemoryRecord};
 
 const SUMMARY_CHARS: usize = 400;
@@ -21,17 +23,11 @@ pub struct WorkflowStatus {
     pub current_step: Option<String>,
 }
 
-/// The pipeline as the Brain sees it (`metrics::PipelineView` of every deal, with values by stage).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// The pipeline as the Brain sees it: the rollup's figures (`metrics::PipelineView::of` every
+/// deal) and (stage, value, count) in pipeline order.
+#[derive(Debug, Clone, PartialEq)]
 pub struct Pipeline {
-    pub total: u64,
-    pub deal_count: u64,
-    pub open_value: u64,
-    /// Σ open value × probability, whole USD.
-    pub weighted_value: u64,
-    pub won: u64,
-    pub lost: u64,
-    /// (stage, value, count) in pipeline order.
+    pub view: PipelineView,
     pub stages: Vec<(Stage, u64, u64)>,
 }
 
@@ -67,7 +63,7 @@ pub struct RecentWorkflow {
 }
 
 /// The workspace beyond memory, read for each question (`AppState::brain_workspace`).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Workspace {
     pub workflows: Vec<WorkflowStatus>,
     pub approvals: Vec<Approval>,
@@ -89,21 +85,18 @@ fn one_line(text: &str, max: usize) -> String {
     clip(&text.replace('\n', " "), max)
 }
 
-fn percent_of(part: u64, whole: u64) -> String {
-    if whole == 0 { "none closed yet".into() } else { format!("{:.1}%", part as f64 * 100.0 / whole as f64) }
-}
-
 pub(super) fn pipeline_lines(out: &mut String, citations: &mut Vec<String>, p: &Pipeline) {
-    out.push_str("\n## Pipeline\n");
+    out.push_str(&format!("\n## {}\n", section::PIPELINE));
+    let v = &p.view;
+    let win_rate = v.win_rate.map_or_else(|| "none closed yet".to_owned(), |r| format!("{:.1}%", r * 100.0));
     let text = format!(
-        "Pipeline · {} deals · {} in total · {} open · {} weighted · {} won · {} lost · win rate {}",
-        grouped(p.deal_count),
-        usd(p.total),
-        usd(p.open_value),
-        usd(p.weighted_value),
-        grouped(p.won),
-        grouped(p.lost),
-        percent_of(p.won, p.won + p.lost),
+        "Pipeline · {} deals · {} in total · {} open · {} weighted · {} won · {} lost · win rate {win_rate}",
+        grouped(v.deal_count),
+        usd(v.total_value),
+        usd(v.open_value),
+        usd(v.weighted_value),
+        grouped(v.won),
+        grouped(v.lost),
     );
     bullet(out, citations, "pipeline".into(), &text);
     for (stage, value, count) in &p.stages {
@@ -113,7 +106,7 @@ pub(super) fn pipeline_lines(out: &mut String, citations: &mut Vec<String>, p: &
 }
 
 pub(super) fn worker_lines(out: &mut String, citations: &mut Vec<String>, workers: &[WorkerLine]) {
-    out.push_str("\n## Workers\n");
+    out.push_str(&format!("\n## {}\n", section::WORKERS));
     for w in workers {
         let text = format!("{} · {} · {} · {}", w.name, w.role, w.status, one_line(&w.current_task, TASK_CHARS));
         bullet(out, citations, format!("worker:{}", w.id), &text);
@@ -121,7 +114,7 @@ pub(super) fn worker_lines(out: &mut String, citations: &mut Vec<String>, worker
 }
 
 pub(super) fn workflow_lines(out: &mut String, citations: &mut Vec<String>, w: &Workspace) {
-    out.push_str("\n## Active workflows\n");
+    out.push_str(&format!("\n## {}\n", section::ACTIVE));
     if w.workflows.is_empty() {
         out.push_str("(none running)\n");
     }
@@ -130,7 +123,7 @@ pub(super) fn workflow_lines(out: &mut String, citations: &mut Vec<String>, w: &
         let text = format!("{} workflow of worker {} is {} at step {step}", f.workflow_type, f.worker, f.status);
         bullet(out, citations, format!("workflow:{}", f.workflow_id), &text);
     }
-    out.push_str("\n## Waiting for approval\n");
+    out.push_str(&format!("\n## {}\n", section::WAITING));
     if w.approvals.is_empty() {
         out.push_str("(nothing is waiting for approval)\n");
     }
@@ -153,7 +146,7 @@ pub(super) fn recent_lines(
     memory: &[MemoryRecord],
     workflows: &[RecentWorkflow],
 ) {
-    out.push_str("\n## Since yesterday (the last 24 hours)\n");
+    out.push_str(&format!("\n## {} (the last 24 hours)\n", section::SINCE_YESTERDAY));
     if memory.is_empty() && workflows.is_empty() {
         out.push_str("(nothing was written or run)\n");
     }

@@ -7,6 +7,7 @@ use std::collections::HashSet;
 
 use super::intents::Intent;
 use super::read::{Context, Line};
+use crate::brain::context::section;
 use crate::domain::search_words;
 
 /// A signal older than this (by its filing) is not offered as a reason to call now.
@@ -99,15 +100,22 @@ fn rest(fields: &[&str], i: usize) -> String {
     fields.get(i..).unwrap_or_default().join(" · ")
 }
 
-/// The pipeline line's figures: (deals, total, open, weighted, won, lost, win rate).
-fn pipeline_figures<'a>(c: &Context<'a>) -> Option<(Vec<&'a str>, &'a str)> {
-    c.cited("pipeline").find(|l| l.cite == "pipeline").map(|l| (l.fields(), l.cite))
+/// The `[pipeline]` line's fields: Pipeline, deals, total, open, weighted, won, lost, win rate.
+fn pipeline_figures<'a>(c: &Context<'a>) -> Option<Vec<&'a str>> {
+    c.line("pipeline").map(Line::fields)
+}
+
+/// One `- <deal sentence> [deal:<id>]` item per line.
+fn deal_items(out: &mut String, deals: &[&Line]) {
+    for l in deals {
+        out.push_str(&item(&deal_sentence(l), l.cite));
+    }
 }
 
 fn pipeline(c: &Context) -> String {
-    let Some((f, cite)) = pipeline_figures(c) else { return cannot_ground() };
+    let Some(f) = pipeline_figures(c) else { return cannot_ground() };
     let mut out = format!(
-        "**Pipeline:** {} worth {} — {} open, {} weighted by each deal's probability [{cite}]\n\nBy stage:\n",
+        "**Pipeline:** {} worth {} — {} open, {} weighted by each deal's probability [pipeline]\n\nBy stage:\n",
         field(&f, 1),
         field(&f, 2).trim_end_matches(" in total"),
         field(&f, 3).trim_end_matches(" open"),
@@ -124,30 +132,28 @@ fn pipeline(c: &Context) -> String {
 }
 
 fn forecast(c: &Context) -> String {
-    let Some((f, cite)) = pipeline_figures(c) else { return cannot_ground() };
+    let Some(f) = pipeline_figures(c) else { return cannot_ground() };
     let mut out = format!(
-        "**Forecast:** {} is open; weighted by each deal's probability, {} is expected to close [{cite}]\n\n\
-         Closed so far: {} and {} ({}) [{cite}]\n",
+        "**Forecast:** {} is open; weighted by each deal's probability, {} is expected to close [pipeline]\n\n\
+         Closed so far: {} and {} ({}) [pipeline]\n",
         field(&f, 3).trim_end_matches(" open"),
         field(&f, 4).trim_end_matches(" weighted"),
         field(&f, 5),
         field(&f, 6),
         field(&f, 7),
     );
-    let next: Vec<&Line> = c.lines("Open deals").iter().take(3).collect();
+    let next: Vec<&Line> = c.lines(section::OPEN_DEALS).iter().take(3).collect();
     if !next.is_empty() {
         out.push_str("\nThe open deals furthest along:\n");
-        for l in next {
-            out.push_str(&item(&deal_sentence(l), l.cite));
-        }
+        deal_items(&mut out, &next);
     }
     out
 }
 
 fn win_rate(c: &Context) -> String {
-    let Some((f, cite)) = pipeline_figures(c) else { return cannot_ground() };
+    let Some(f) = pipeline_figures(c) else { return cannot_ground() };
     format!(
-        "**Win rate:** {} — {} and {} by count [{cite}]\n",
+        "**Win rate:** {} — {} and {} by count [pipeline]\n",
         field(&f, 7).trim_start_matches("win rate "),
         field(&f, 5),
         field(&f, 6)
@@ -156,7 +162,7 @@ fn win_rate(c: &Context) -> String {
 
 fn stage_answer(c: &Context, stage: &str) -> String {
     let cite = format!("pipeline:{stage}");
-    let Some(line) = c.cited(&cite).find(|l| l.cite == cite) else { return cannot_ground() };
+    let Some(line) = c.line(&cite) else { return cannot_ground() };
     let f = line.fields();
     let mut out = format!(
         "**{}:** {} worth {} [{cite}]\n",
@@ -164,12 +170,10 @@ fn stage_answer(c: &Context, stage: &str) -> String {
         field(&f, 1),
         field(&f, 2)
     );
-    let in_stage: Vec<&Line> = c.lines("Open deals").iter().filter(|l| field(&l.fields(), 1) == stage).collect();
+    let in_stage: Vec<&Line> = c.lines(section::OPEN_DEALS).iter().filter(|l| field(&l.fields(), 1) == stage).collect();
     if !in_stage.is_empty() {
         out.push_str("\nThe ones to work first:\n");
-        for l in in_stage {
-            out.push_str(&item(&deal_sentence(l), l.cite));
-        }
+        deal_items(&mut out, &in_stage);
     }
     out
 }
@@ -192,7 +196,7 @@ fn deal_sentence(l: &Line) -> String {
 /// The signals of `deal`'s company, one `  - Why now: …` line each.
 fn signals_of(c: &Context, deal: &str) -> String {
     let mut out = String::new();
-    for l in c.lines("Company signals") {
+    for l in c.lines(section::SIGNALS) {
         let f = l.fields();
         if field(&f, 0).strip_prefix("deal:") != Some(deal) {
             continue;
@@ -206,7 +210,7 @@ fn signals_of(c: &Context, deal: &str) -> String {
 }
 
 fn accounts(c: &Context) -> String {
-    let ranked = c.lines("Open deals");
+    let ranked = c.lines(section::OPEN_DEALS);
     if ranked.is_empty() {
         return "There are no open deals in the pipeline, so there is no account to call.\n".into();
     }
@@ -223,7 +227,7 @@ fn accounts(c: &Context) -> String {
 
 fn deals(c: &Context) -> String {
     let mut out = String::new();
-    for l in c.lines("Deals the question names") {
+    for l in c.lines(section::NAMED_DEALS) {
         out.push_str(&format!("{} [{}]\n", deal_sentence(l), l.cite));
         let signals = signals_of(c, l.cite.trim_start_matches("deal:"));
         if signals.is_empty() {
@@ -235,11 +239,11 @@ fn deals(c: &Context) -> String {
 }
 
 fn company(c: &Context) -> String {
-    let Some(section) = c.section("Company:") else { return cannot_ground() };
-    let name = section.title.trim_start_matches("Company: ");
+    let Some(facts) = c.section(section::COMPANY) else { return cannot_ground() };
+    let name = facts.title.trim_start_matches(section::COMPANY).trim_start();
     let mut out = format!("**What is new at {name}**, from its own filings (each with its filing and age):\n\n");
     let (mut signals, mut executives) = (String::new(), String::new());
-    for l in &section.lines {
+    for l in &facts.lines {
         let f = l.fields();
         let link = l.filing_link().unwrap_or_else(|| l.cite.to_owned());
         if field(&f, 0) == "executive" {
@@ -260,7 +264,7 @@ fn company(c: &Context) -> String {
 }
 
 fn approvals(c: &Context) -> String {
-    let waiting = c.lines("Waiting for approval");
+    let waiting = c.lines(section::WAITING);
     if waiting.is_empty() {
         return "Nothing is waiting for approval right now.\n".into();
     }
@@ -276,7 +280,7 @@ fn approvals(c: &Context) -> String {
 
 fn workers(c: &Context, only: Option<&str>) -> String {
     let shown: Vec<&Line> = c
-        .lines("Workers")
+        .lines(section::WORKERS)
         .iter()
         .filter(|l| only.is_none_or(|id| l.cite.strip_prefix("worker:") == Some(id)))
         .collect();
@@ -290,7 +294,7 @@ fn workers(c: &Context, only: Option<&str>) -> String {
         out.push_str(&item(&text, l.cite));
     }
     if let Some(id) = only {
-        for l in c.lines("Active workflows").iter().filter(|l| l.text.contains(&format!(" of worker {id} "))) {
+        for l in c.lines(section::ACTIVE).iter().filter(|l| l.text.contains(&format!(" of worker {id} "))) {
             out.push_str(&item(l.text, l.cite));
         }
     }
@@ -298,7 +302,7 @@ fn workers(c: &Context, only: Option<&str>) -> String {
 }
 
 fn since_yesterday(c: &Context) -> String {
-    let recent = c.lines("Since yesterday");
+    let recent = c.lines(section::SINCE_YESTERDAY);
     if recent.is_empty() {
         return "Nothing was written to memory and no workflow started or changed in the last 24 hours.\n".into();
     }

@@ -4,6 +4,7 @@
 
 use super::read::Context;
 use crate::brain::context::normalize;
+use crate::brain::context::section;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Intent {
@@ -118,7 +119,7 @@ fn any(asked: &str, phrases: &[&str]) -> bool {
 
 /// The worker the question names: by name, id or role (before any parenthesis).
 fn named_worker(asked: &str, context: &Context) -> Option<String> {
-    context.lines("Workers").iter().find_map(|l| {
+    context.lines(section::WORKERS).iter().find_map(|l| {
         let id = l.cite.strip_prefix("worker:")?;
         let fields = l.fields();
         let (name, role) = (fields.first()?, fields.get(1)?);
@@ -133,7 +134,7 @@ fn named_worker(asked: &str, context: &Context) -> Option<String> {
 pub fn classify(question: &str, context: &Context) -> Intent {
     let asked = normalize(question);
     let has = |phrases: &[&str]| any(&asked, phrases);
-    let company = context.section("Company:").is_some();
+    let company = context.section(section::COMPANY).is_some();
     if has(SINCE) {
         return Intent::SinceYesterday;
     }
@@ -152,7 +153,7 @@ pub fn classify(question: &str, context: &Context) -> Intent {
     if company && has(COMPANY_NEWS) {
         return Intent::Company;
     }
-    if context.section("Deals the question names").is_some() {
+    if context.section(section::NAMED_DEALS).is_some() {
         return Intent::Deal;
     }
     if has(ACCOUNTS) {

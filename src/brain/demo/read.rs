@@ -73,6 +73,11 @@ impl<'a> Context<'a> {
         self.section(prefix).map_or(&[], |s| s.lines.as_slice())
     }
 
+    /// The line cited exactly `cite`.
+    pub fn line(&self, cite: &str) -> Option<&Line<'a>> {
+        self.sections.iter().flat_map(|s| &s.lines).find(|l| l.cite == cite)
+    }
+
     /// Every line whose citation starts with `prefix`, in order.
     pub fn cited(&self, prefix: &str) -> impl Iterator<Item = &Line<'a>> {
         self.sections.iter().flat_map(|s| &s.lines).filter(move |l| l.cite.starts_with(prefix))
