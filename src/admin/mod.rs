@@ -106,12 +106,13 @@ async fn demo_reset(state: &AppState) -> AdminReply {
     match state.store().remove_marked(crate::workflows::service::SIMULATED_MARK).await {
         Ok(r) => AdminReply::ok(
             format!(
-                "removed the simulated team's {} workflows, {} run-ledger rows, {} notifications and {} memory entries; \
-                 nothing a person entered was touched",
-                r.workflows, r.runs, r.notifications, r.memory
+                "removed the simulated team's {} workflows, {} run-ledger rows, {} notifications, {} memory entries \
+                 and {} deals; nothing a person entered was touched",
+                r.workflows, r.runs, r.notifications, r.memory, r.deals
             ),
             serde_json::json!({
-                "workflows": r.workflows, "runs": r.runs, "notifications": r.notifications, "memory": r.memory
+                "workflows": r.workflows, "runs": r.runs, "notifications": r.notifications, "memory": r.memory,
+                "deals": r.deals
             }),
         ),
         Err(e) => AdminReply::error(format!("could not remove the simulated records: {e}")),

@@ -82,6 +82,11 @@ impl SystemProof {
         Self { author: tag }
     }
 
+    /// For the demo's simulated team (`demo::simulate`).
+    pub fn simulated_team() -> Self {
+        Self { author: "simulated:teammate".into() }
+    }
+
     pub fn author(&self) -> &str {
         &self.author
     }

@@ -351,6 +351,17 @@ pub async fn create(
     if let Some(slug) = draft.company_slug.as_deref().filter(|s| !known_company(s)) {
         return Err(DealError::UnknownCompany(slug.to_owned()));
     }
+    insert(store, draft, "created", today).await
+}
+
+/// Writes a checked draft as a new deal whose history starts `<action> in <stage>`, and
+/// announces it; an `externalId` another deal already has is a conflict.
+pub(super) async fn insert(
+    store: &Store,
+    draft: DealDraft,
+    action: &'static str,
+    today: CalendarDate,
+) -> Result<DealDetail, DealError> {
     let planned = store
         .plan_deals(true, move |deals| {
             if let Some(ext) = &draft.external_id
@@ -359,7 +370,7 @@ pub async fn create(
                 return Err(DealError::Conflict(format!("deal {} already has externalId {ext:?}", other.id)));
             }
             let id = fresh_id(|id| deals.iter().any(|d| d.id == id));
-            Ok((vec![draft.into_record(id, "created", today)], ()))
+            Ok((vec![draft.into_record(id, action, today)], ()))
         })
         .await??;
     let deal = planned.0.into_iter().next().ok_or_else(|| DealError::Invalid("nothing was created".into()))?;

@@ -1,11 +1,13 @@
 //! The deal pipeline: filtered lists in a stable order, detail, the pipeline summary, and the
 //! admin writes: updates whose stage moves follow `Stage::can_move_to` and are appended to
-//! history (`update`), new deals (`create`), and CSV import and export (`import`).
+//! history (`update`), new deals (`create`), CSV import and export (`import`), and the deals
+//! the demo's simulated team opens and moves (`simulated`).
 
 mod create;
 mod csv;
 mod import;
 mod rank;
+mod simulated;
 mod update;
 
 use serde::{Deserialize, Serialize};
@@ -13,6 +15,7 @@ use serde::{Deserialize, Serialize};
 pub use create::{DealDraft, FieldProblem, NewDeal, create};
 pub use import::{IMPORT_BYTES, IMPORT_ROWS, ImportReport, RowError, export, import};
 pub use rank::open_ranked;
+pub use simulated::{is_simulated, move_simulated, open_simulated};
 pub use update::{DealUpdate, update};
 
 use crate::domain::{ChampionStatus, DealType, Stage};

@@ -52,7 +52,7 @@ fn check_text(update: &DealUpdate) -> Result<(), DealError> {
 }
 
 /// The update applied to the current record, or the rule it breaks.
-fn apply(mut deal: DealRecord, update: DealUpdate, today: CalendarDate) -> Result<DealRecord, DealError> {
+pub(super) fn apply(mut deal: DealRecord, update: DealUpdate, today: CalendarDate) -> Result<DealRecord, DealError> {
     if deal.stage.is_closed() {
         return Err(DealError::Conflict(format!("deal {} is {} and final", deal.id, deal.stage.as_str())));
     }

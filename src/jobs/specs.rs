@@ -48,7 +48,8 @@ pub fn demo_team(schedule: &str, workflows: Workflows) -> JobSpec {
         async move {
             let tick = crate::demo::simulate::tick(&workflows).await?;
             let started = tick.started.as_deref().unwrap_or("nothing (enough simulated work is live)");
-            Ok(format!("decided {} simulated approvals, started {started}", tick.decided.len()))
+            let deal = tick.deal.map(|(id, stage)| format!("; {id} is in {}", stage.as_str())).unwrap_or_default();
+            Ok(format!("decided {} simulated approvals, started {started}{deal}", tick.decided.len()))
         }
     })
 }

@@ -1,7 +1,8 @@
 //! The simulated team of demo mode (issue 29) on the real app: a simulated hour on the
 //! injected clock (a tick every three minutes, run as the scheduler runs it) starts one workflow
 //! per tick in the documented rotation, the simulated teammate decides every approval that
-//! waited five minutes and no other, the event bus announces each of them, and the data file
+//! waited five minutes and no other, every second start opens or moves a simulated deal, the
+//! event bus announces each of them, and the data file
 //! grows by less than a twenty-fourth of 10 MB; switched off, nothing starts; the real binary
 //! shows a team at work right after it starts; and `gtms demo-reset` removes what the team made
 //! and nothing a person entered.
@@ -24,14 +25,17 @@ async fn simulated(app: &TestApp) -> Vec<WorkflowRecord> {
     records.into_iter().filter(|w| w.id.contains("-sim-")).collect()
 }
 
-/// Bytes of what the simulated team wrote: its workflows and the memory entries they made
+/// Bytes of what the simulated team wrote: its workflows, the memory entries they made and its deals
 /// (JSON; the data file's own growth depends on when redb reuses pages, so it is only shown).
 async fn written(app: &TestApp) -> usize {
     let store = app.state().store();
     let workflows: usize = simulated(app).await.iter().map(|w| serde_json::to_vec(w).map_or(0, |b| b.len())).sum();
     let memory = store.memory_all().await.expect("memory");
     let entries = memory.iter().filter(|m| m.key.contains("sim-")).map(|m| m.value.len() + m.key.len() + m.scope.len());
-    workflows + entries.sum::<usize>()
+    let deals = store.deals().await.expect("deals");
+    let deals = deals.iter().filter(|d| d.external_id.as_deref().is_some_and(|e| e.starts_with("sim-deal-")));
+    let deals: usize = deals.map(|d| serde_json::to_vec(d).map_or(0, |b| b.len())).sum();
+    workflows + entries.sum::<usize>() + deals
 }
 
 /// Waits until no simulated workflow is still running (each is waiting or ended).
@@ -109,6 +113,20 @@ async fn a_simulated_hour_starts_one_workflow_a_tick_and_decides_what_waited_fiv
         events.iter().filter(|e| e.contains(&format!("\"type\":\"{kind}\"")) && e.contains("-sim-")).count()
     };
     assert_eq!(count("workflow.started"), all.len(), "every simulated workflow and child is announced");
+    let deals = app.state().store().deals().await.expect("deals");
+    let mut ours: Vec<(&str, &str)> = deals
+        .iter()
+        .filter(|d| d.external_id.as_deref().is_some_and(|e| e.starts_with("sim-deal-")))
+        .map(|d| (d.external_id.as_deref().unwrap_or_default(), d.stage.as_str()))
+        .collect();
+    ours.sort();
+    // Eleven steps: 0000 and 0001 opened, moved alternately, 0000 won; 0002 opened (one was open)
+    // and moved, as it had moved least.
+    let expected =
+        [("sim-deal-0000", "closed-won"), ("sim-deal-0001", "negotiation"), ("sim-deal-0002", "qualification")];
+    assert_eq!(ours, expected, "every second start moves the pipeline");
+    let moves = events.iter().filter(|e| e.contains("\"type\":\"deal.updated\"")).count();
+    assert_eq!(moves, 11, "each of the 11 pipeline steps is announced");
     assert_eq!(count("approval.decided"), decided);
     assert!(count("approval.requested") >= decided + pending);
     app.stop().await;
@@ -189,7 +207,9 @@ async fn demo_reset_removes_what_the_team_made_and_nothing_a_person_entered() {
     assert_eq!(server.terminate().0, Some(0));
     let done = reset();
     assert!(done.status.success(), "{done:?}");
-    assert!(String::from_utf8_lossy(&done.stdout).contains("nothing a person entered was touched"), "{done:?}");
+    let said = String::from_utf8_lossy(&done.stdout);
+    assert!(said.contains("nothing a person entered was touched"), "{done:?}");
+    assert!(!said.contains(" 0 deals") && said.contains(" deals;"), "the simulated deals went: {said}");
 
     let store = gtms::store::Store::open(&data).expect("open");
     let workflows = store.workflows().await.expect("workflows");

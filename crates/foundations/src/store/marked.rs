@@ -1,15 +1,20 @@
 //! Removing what the demo's simulated team wrote (`gtms demo-reset`), found by the mark its
 //! workflow ids carry: every workflow whose id holds the mark, its run-ledger row and its
 //! notifications, and every memory entry whose current version such a workflow wrote (its
-//! author is `workflow:<id>#<step>`), with its earlier versions. An entry a person wrote or
-//! edited since keeps everything. One transaction. For a data file no server holds: the
-//! memory index is built from the file when it is next opened.
+//! author is `workflow:<id>#<step>`), with its earlier versions; and every deal whose
+//! `externalId` starts with `SIMULATED_DEAL_PREFIX`. An entry a person wrote or edited since
+//! keeps everything. One transaction. For a data file no server holds: the memory index is
+//! built from the file when it is next opened.
 
 use redb::{ReadableTable, WriteTransaction};
 
 use super::memory_record::MemoryRecord;
-use super::tables::{MEMORY, MEMORY_VERSIONS, OUTBOX, RUNS, RecordTable, WORKFLOWS};
+use super::tables::{DEALS, MEMORY, MEMORY_VERSIONS, OUTBOX, RUNS, RecordTable, WORKFLOWS};
+use super::workspace::DealRecord;
 use super::{Store, StoreError, codec};
+
+/// How the `externalId` of a deal the simulated team opened starts.
+pub const SIMULATED_DEAL_PREFIX: &str = "sim-deal-";
 
 /// What `Store::remove_marked` removed.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -19,6 +24,7 @@ pub struct Removed {
     pub notifications: usize,
     /// Live memory entries (their earlier versions went with them).
     pub memory: usize,
+    pub deals: usize,
 }
 
 /// Removes the rows of `table` whose key holds `mark`; returns how many.
@@ -64,6 +70,23 @@ fn remove_marked_memory(txn: &WriteTransaction, mark: &str) -> Result<usize, Sto
     Ok(doomed.len())
 }
 
+/// Removes the deals the simulated team opened.
+fn remove_simulated_deals(txn: &WriteTransaction) -> Result<usize, StoreError> {
+    let mut deals = txn.open_table(DEALS)?;
+    let mut doomed = Vec::new();
+    for entry in deals.iter()? {
+        let (key, bytes) = entry?;
+        let deal: DealRecord = codec::decode(bytes.value())?;
+        if deal.external_id.as_deref().is_some_and(|e| e.starts_with(SIMULATED_DEAL_PREFIX)) {
+            doomed.push(key.value().to_owned());
+        }
+    }
+    for key in &doomed {
+        deals.remove(key.as_str())?;
+    }
+    Ok(doomed.len())
+}
+
 impl Store {
     /// Removes what the workflows whose id holds `mark` left (see the module's comment).
     pub async fn remove_marked(&self, mark: &str) -> Result<Removed, StoreError> {
@@ -75,6 +98,7 @@ impl Store {
                 runs: remove_keys_holding(&txn, RUNS, &mark)?,
                 notifications: remove_keys_holding(&txn, OUTBOX, &mark)?,
                 memory: remove_marked_memory(&txn, &mark)?,
+                deals: remove_simulated_deals(&txn)?,
             };
             txn.commit()?;
             Ok(removed)
