@@ -18,7 +18,7 @@
 //!   - `telemetry` — tracing subscriber (human or JSON)
 //!   - `state`     — `AppState` shared by the faces, and the health report
 //! - services
-//!   - `companies` — receipted company model: extractor, EDGAR fetch, seed, ingest, assets, directory, enrich
+//!   - `companies` — receipted company model: seed, ingest, assets, directory, enrich (`crates/companies`, re-exported)
 //!   - `auth`      — argon2id secrets (bounded, pooled memory), the failed-attempt guard, `gtms_` API keys (cache, usage), invites and JWT sessions
 //!   - `deals`     — the deal pipeline: lists, detail, summary, stage rules
 //!   - `memory`    — hierarchical memory: scopes, versions, archive, search, tree, health, compression
@@ -45,7 +45,6 @@ pub mod auth;
 pub mod backup;
 pub mod brain;
 pub mod cli;
-pub mod companies;
 pub mod config;
 pub mod deals;
 pub mod demo;
@@ -65,4 +64,5 @@ pub mod tls;
 pub mod voice;
 pub mod workflows;
 
+pub use gtms_companies as companies;
 pub use gtms_foundations::{clock, domain, error, events, store};

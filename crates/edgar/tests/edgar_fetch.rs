@@ -9,7 +9,7 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use gtms::companies::seed::read_companies;
+use gtms_companies::seed::read_companies;
 use gtms_edgar::fetch::{FetchOptions, run};
 
 const CIK: &str = "0000000042";
@@ -133,7 +133,7 @@ async fn fetch_then_extract_and_ingest_gives_a_receipted_card() {
         assert!(s.receipt().url().starts_with("https://www.sec.gov/Archives/edgar/data/42/000000004224"));
     }
     let assets = dir.path().join("assets");
-    let ingest = gtms::companies::ingest::run(&seed, &assets, "http://127.0.0.1:3000");
+    let ingest = gtms_companies::ingest::run(&seed, &assets, "http://127.0.0.1:3000");
     let ingest = ingest.unwrap_or_else(|e| panic!("ingest: {e}"));
     assert_eq!(ingest.with_page, 1);
     assert!(assets.join("public/company/data/acme-widgets.json").exists());

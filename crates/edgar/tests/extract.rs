@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use gtms::companies::seed::{COMPANIES_FILE, SeedCompany, read_companies};
+use gtms_companies::seed::{COMPANIES_FILE, SeedCompany, read_companies};
 use gtms_edgar::extract::run;
 
 fn data_dir() -> PathBuf {

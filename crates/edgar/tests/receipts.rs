@@ -6,9 +6,9 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use gtms::companies::assets::{AssetTable, registry_json};
-use gtms::companies::directory::Directory;
-use gtms::domain::Receipt;
+use gtms_companies::assets::{AssetTable, registry_json};
+use gtms_companies::directory::Directory;
+use gtms_companies::domain::Receipt;
 use gtms_edgar::extract::documents::{DocText, Loaded, load};
 use gtms_edgar::extract::manifest::read_manifest;
 
@@ -86,7 +86,7 @@ fn every_claim_on_every_card_is_a_verbatim_quote_of_its_edgar_document() {
 #[test]
 fn every_executive_quote_shows_the_name_and_the_whole_title() {
     let file = std::fs::File::open(root().join("seed/companies.jsonl")).expect("seed/companies.jsonl");
-    let companies = gtms::companies::seed::read_companies(std::io::BufReader::new(file)).expect("seed");
+    let companies = gtms_companies::seed::read_companies(std::io::BufReader::new(file)).expect("seed");
     let months = [
         "january",
         "february",

@@ -4,7 +4,7 @@
 
 #![allow(dead_code)]
 
-use gtms::domain::SignalKind;
+use gtms_companies::domain::SignalKind;
 
 /// The rules, in priority order. Patterns are space-separated words.
 pub const RULES: [(SignalKind, &[&str]); 15] = [

@@ -10,7 +10,7 @@
 //! The rules are listed in `docs/signal-rules.md`; keep the two in step.
 
 use super::rules::{RULES, Rule};
-use gtms::domain::SignalKind;
+use gtms_companies::domain::SignalKind;
 
 /// Most words a `..` may skip.
 pub const GAP: usize = 8;

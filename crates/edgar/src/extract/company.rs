@@ -16,8 +16,8 @@ use super::reference::Reference;
 use super::registry::Tracked;
 use super::statements::{candidates, name_word};
 use super::subsidiaries::subsidiaries;
-use gtms::companies::seed::{SeedCompany, Statement};
-use gtms::domain::{Claim, Receipt};
+use gtms_companies::domain::{Claim, Receipt};
+use gtms_companies::seed::{SeedCompany, Statement};
 
 /// Document types whose prose may hold company statements.
 const PROSE_TYPES: [&str; 18] = [

@@ -16,8 +16,8 @@ use super::contact::has_contact_data;
 use super::documents::DocText;
 use super::registry::normalise_cik;
 use super::titles::{clean_name, clean_title, person_key};
-use gtms::companies::seed::Executive;
-use gtms::domain::{Claim, Receipt};
+use gtms_companies::domain::{Claim, Receipt};
+use gtms_companies::seed::Executive;
 
 pub const PER_COMPANY: usize = 25;
 const RECENT_DAYS: i64 = 400;

@@ -31,7 +31,7 @@ use std::path::{Path, PathBuf};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use company::{Built, build};
-use gtms::companies::seed::{COMPANIES_FILE, SeedCompany, write_companies};
+use gtms_companies::seed::{COMPANIES_FILE, SeedCompany, write_companies};
 use manifest::ManifestRow;
 
 #[derive(Debug, thiserror::Error)]

@@ -11,7 +11,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::statements::Candidate;
-use gtms::domain::SignalKind;
+use gtms_companies::domain::SignalKind;
 
 pub const PER_COMPANY: usize = 12;
 pub const PER_KIND: usize = 3;

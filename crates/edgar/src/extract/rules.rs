@@ -4,7 +4,7 @@
 //! ("we sold 2,000,000 shares") come before divestitures ("we sold the plant"). Risk is
 //! no event and has no pattern; outlook only as guidance issued or changed.
 
-use gtms::domain::SignalKind::{self, *};
+use gtms_companies::domain::SignalKind::{self, *};
 
 /// One event pattern. `needs_date`: counts only when the sentence states a date.
 pub struct Rule {

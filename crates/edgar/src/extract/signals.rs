@@ -9,7 +9,7 @@ use std::io::{BufRead, Write};
 use serde::{Deserialize, Serialize};
 
 use super::statements::{assess, name_word};
-use gtms::domain::SignalKind;
+use gtms_companies::domain::SignalKind;
 
 /// The verdict on one sentence. `kind: None` means the extractor would drop it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

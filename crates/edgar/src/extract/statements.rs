@@ -13,7 +13,7 @@ use super::contact::has_contact_data;
 use super::dates::{event_date, months_before};
 use super::documents::DocText;
 use super::exclusions::excluded;
-use gtms::domain::SignalKind;
+use gtms_companies::domain::SignalKind;
 
 /// An event more than two years older than its filing is not a why-now signal.
 pub const MAX_EVENT_AGE_MONTHS: i32 = 24;

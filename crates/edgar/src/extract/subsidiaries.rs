@@ -7,8 +7,8 @@
 
 use super::contact::has_contact_data;
 use super::documents::DocText;
-use gtms::companies::seed::Subsidiary;
-use gtms::domain::{Claim, Receipt};
+use gtms_companies::domain::{Claim, Receipt};
+use gtms_companies::seed::Subsidiary;
 
 pub const PER_COMPANY: usize = 100;
 const MAX_LINE: usize = 150;

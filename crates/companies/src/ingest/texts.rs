@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use crate::companies::card::Card;
+use crate::card::Card;
 
 pub fn root_llms(base: &str, tracked: usize, with_page: usize) -> String {
     let mut s = String::new();

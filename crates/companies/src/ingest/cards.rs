@@ -4,10 +4,10 @@
 
 use std::collections::BTreeMap;
 
-use crate::companies::card::{Card, Family, McpHint, account_id};
-use crate::companies::names;
-use crate::companies::seed::SeedCompany;
+use crate::card::{Card, Family, McpHint, account_id};
 use crate::domain::Slug;
+use crate::names;
+use crate::seed::SeedCompany;
 
 /// Assigns a unique slug to every company with a page; keyed by CIK.
 pub fn assign_slugs(companies: &[SeedCompany]) -> BTreeMap<String, Slug> {

@@ -40,7 +40,7 @@ pub enum DirectoryError {
 impl Directory {
     /// The lookup over the embedded company data (what a `gtms worker` reads).
     pub fn embedded() -> Result<Self, DirectoryError> {
-        let registry = crate::companies::assets::registry_json().unwrap_or_default();
+        let registry = crate::assets::registry_json().unwrap_or_default();
         Self::build(&registry, &AssetTable::embedded())
     }
 

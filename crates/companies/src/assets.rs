@@ -11,11 +11,11 @@ use bytes::Bytes;
 use rust_embed::RustEmbed;
 
 #[derive(RustEmbed)]
-#[folder = "assets/company/public/"]
+#[folder = "../../assets/company/public/"]
 struct PublicFiles;
 
 #[derive(RustEmbed)]
-#[folder = "assets/company/internal/"]
+#[folder = "../../assets/company/internal/"]
 struct InternalFiles;
 
 /// One file and its encodings.

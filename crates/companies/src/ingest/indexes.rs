@@ -6,10 +6,10 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use crate::companies::card::{Card, RegistryRow};
-use crate::companies::hubs;
-use crate::companies::seed::SeedCompany;
+use crate::card::{Card, RegistryRow};
 use crate::domain::Slug;
+use crate::hubs;
+use crate::seed::SeedCompany;
 
 pub fn index_json(generated_at: &str, tracked: usize, cards: &[Card]) -> Value {
     let companies: Vec<Value> = cards
@@ -62,7 +62,7 @@ pub fn quotes(cards: &[Card]) -> Value {
     let rows: Vec<LatestQuote<'_>> = cards
         .iter()
         .filter_map(|c| {
-            let newest = crate::companies::query::latest_statement(c)?;
+            let newest = crate::query::latest_statement(c)?;
             Some(LatestQuote {
                 slug: &c.slug,
                 name: &c.legal_name,
