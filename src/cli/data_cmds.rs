@@ -13,10 +13,13 @@ pub(super) fn ingest(seed: &Path, out: &Path, base_url: &str) -> Result<(), CliE
     let started = std::time::Instant::now();
     let r = companies::ingest::run(seed, out, base_url).map_err(CliError::runtime)?;
     println!(
-        "ingest: {} tracked, {} with a page, {} statements, {} executives, {} subsidiaries, {} domains; {} files in {} ({:.1}s)",
+        "ingest: {} tracked, {} with a page ({} with a fresh signal), {} statements ({} fresh), {} executives, \
+         {} subsidiaries, {} domains; {} files in {} ({:.1}s)",
         r.tracked,
         r.with_page,
+        r.fresh_cards,
         r.statements,
+        r.fresh_signals,
         r.executives,
         r.subsidiaries,
         r.domains,

@@ -1,7 +1,8 @@
 //! `GET /v1/enrich`: a `gtms_` key (bearer header, else `?key=`; the header wins when both
 //! are sent), the failed-attempt guard and the per-key rate limit with `X-RateLimit-*`
 //! headers, then the enrichment service's answer for the company named by `domain` and/or
-//! `ticker`. The query is one typed struct: unknown or repeated parameters are 400.
+//! `ticker`, optionally only a signal at most `max_age_days` old. The query is one typed
+//! struct: unknown or repeated parameters are 400.
 
 use serde::Deserialize;
 use warp::http::HeaderValue;
@@ -29,6 +30,9 @@ pub(crate) struct EnrichQuery {
     ticker: Option<String>,
     /// Defaults to the key's tenant; naming another is 403.
     tenant: Option<String>,
+    /// Only a signal at most this many days old on the day of the request (its `age_days`);
+    /// none that fresh is 404 `no_signal`.
+    max_age_days: Option<u32>,
 }
 
 pub fn routes(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clone {
@@ -111,7 +115,9 @@ fn answer(state: &AppState, key_tenant: Tenant, query: &EnrichQuery) -> Result<R
     let ticker = nonempty(&query.ticker).map(|t| Ticker::parse(&t)).transpose();
     let ticker = ticker.map_err(|e| ApiError::BadRequest(e.to_string()))?;
     let now = state.clock().utc();
-    let reply = enrich::enrich(state.directory(), domain.as_ref(), ticker.as_ref(), Some(key_tenant), now)?;
+    let asked =
+        enrich::EnrichQuery { domain: domain.as_ref(), ticker: ticker.as_ref(), max_age_days: query.max_age_days };
+    let reply = enrich::enrich(state.directory(), asked, Some(key_tenant), now)?;
     Ok(warp::reply::json(&reply).into_response())
 }
 

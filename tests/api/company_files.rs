@@ -69,6 +69,9 @@ async fn index_carries_counts_and_hubs_and_cards_follow_the_design_shape() {
         "sector",
         "domain",
         "family",
+        "as_of",
+        "fresh_signals",
+        "freshness",
         "why_now",
         "executives",
         "mcp_package_hint",
@@ -77,11 +80,64 @@ async fn index_carries_counts_and_hubs_and_cards_follow_the_design_shape() {
     }
     let why_now = card["why_now"].as_array().expect("why_now");
     assert!(!why_now.is_empty(), "a card exists only with a receipted statement");
-    let dates: Vec<&str> = why_now.iter().map(|s| s["receipt"]["filed"].as_str().unwrap_or("")).collect();
-    assert!(dates.windows(2).all(|w| w[0] >= w[1]), "newest first: {dates:?}");
     assert_eq!(card["mcp_package_hint"]["tool"], "company_get");
     assert_eq!(card["mcp_package_hint"]["arguments"]["slug"], slug);
+
+    let built = index["generated_at"].as_str().expect("generated_at").to_owned();
+    let mut fresh_cards = 0;
+    for company in index["companies"].as_array().expect("companies") {
+        let slug = company["slug"].as_str().expect("slug");
+        let card: serde_json::Value = app.get(&format!("/company/data/{slug}.json")).await.json().await.expect("card");
+        fresh_cards += usize::from(dated_as_the_design_says(&card, &built) > 0);
+    }
+    eprintln!("{fresh_cards} cards have a fresh signal (data built {built})");
     app.stop().await;
+}
+
+fn day(text: &str) -> chrono::NaiveDate {
+    chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d").unwrap_or_else(|_| panic!("a date: {text:?}"))
+}
+
+/// Checks a card's dates (docs/company-data.md, "Freshness"); returns its fresh signals.
+fn dated_as_the_design_says(card: &serde_json::Value, built: &str) -> usize {
+    let slug = card["slug"].as_str().unwrap_or_default();
+    let why_now = card["why_now"].as_array().expect("why_now");
+    let text =
+        |v: &serde_json::Value, k: &str| v[k].as_str().unwrap_or_else(|| panic!("{slug}: {k} in {v}")).to_owned();
+    let mut fresh = 0;
+    for signal in why_now {
+        let (filed, as_of) = (text(signal, "filed"), text(signal, "as_of"));
+        assert_eq!(filed, text(&signal["receipt"], "filed"), "{slug}: a signal's filed is its receipt's");
+        match signal["event_date"].as_str() {
+            None => assert_eq!(as_of, filed, "{slug}: no event date, the filing date"),
+            Some(event) => {
+                let first = match event.len() {
+                    4 => format!("{event}-01-01"),
+                    7 => format!("{event}-01"),
+                    _ => event.to_owned(),
+                };
+                assert_eq!(as_of, first, "{slug}: the event date's first day");
+                let year: i32 = event[..4].parse().expect("year");
+                assert!(
+                    year >= 1990 && day(&as_of) <= day(&filed) + chrono::Duration::days(5 * 366),
+                    "{slug}: {event}"
+                );
+            }
+        }
+        let is_fresh = (day(built) - day(&as_of)).num_days() <= 365;
+        assert_eq!(signal["fresh"].as_bool(), Some(is_fresh), "{slug}: {signal}");
+        fresh += usize::from(is_fresh);
+    }
+    let as_ofs: Vec<String> = why_now.iter().map(|s| text(s, "as_of")).collect();
+    assert!(as_ofs.windows(2).all(|w| w[0] >= w[1]), "{slug}: most recent first: {as_ofs:?}");
+    assert_eq!(card["fresh_signals"].as_u64(), Some(fresh as u64), "{slug}");
+    let freshness = text(card, "freshness");
+    assert_eq!(freshness.starts_with("No signal is fresh"), fresh == 0, "{slug}: {freshness}");
+    let filed = why_now.iter().chain(card["executives"].as_array().expect("executives"));
+    let newest =
+        filed.chain(card["family"]["subsidiaries"].as_array().expect("family")).map(|c| text(&c["receipt"], "filed"));
+    assert_eq!(Some(text(card, "as_of")), newest.max(), "{slug}: as_of is the newest filing behind the card");
+    fresh
 }
 
 #[tokio::test]

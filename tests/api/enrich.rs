@@ -4,8 +4,12 @@
 
 use gtms::companies::directory::Company;
 
+use std::sync::Arc;
+
+use gtms::clock::ManualClock;
+
 use crate::envelope::assert_envelope;
-use crate::helpers::{TestApp, spawn_app, spawn_app_with};
+use crate::helpers::{TestApp, spawn_app, spawn_app_with, spawn_app_with_clock};
 
 fn with_page_and_domain(app: &TestApp) -> Company {
     app.state()
@@ -249,5 +253,50 @@ async fn concurrent_requests_all_succeed_and_are_counted() {
     assert!(mine.last_used_at.is_some());
     let by_day = app.state().api_keys().usage_by_day(&id).await.expect("usage");
     assert_eq!(by_day.iter().map(|(_, n)| n).sum::<u64>(), 50);
+    app.stop().await;
+}
+
+/// 2026-07-01T12:00:00Z.
+const JULY_FIRST_2026: u64 = 1_782_907_200;
+
+#[tokio::test]
+async fn max_age_days_keeps_only_signals_that_young_and_age_days_counts_on_the_request_day() {
+    let app = spawn_app_with_clock(Arc::new(ManualClock::at(JULY_FIRST_2026)), |_| {}).await;
+    let (key, _) = app.api_key("acme").await;
+    // The company with the most recent signal of all: its youngest signal sets the bound.
+    let companies = app.state().directory().companies();
+    let company = companies
+        .iter()
+        .filter(|c| c.card.is_some())
+        .max_by_key(|c| c.card.as_ref().and_then(|card| card.why_now.first()).map(|s| s.value().as_of.clone()));
+    let company = company.cloned().expect("a company with a card");
+    let card = company.card.as_ref().expect("card");
+    let youngest = card.why_now.iter().map(|s| s.value().as_of.clone()).max().expect("a signal");
+    let july = chrono::NaiveDate::from_ymd_opt(2026, 7, 1).expect("date");
+    let days = (july - chrono::NaiveDate::parse_from_str(&youngest, "%Y-%m-%d").expect("as_of")).num_days().max(0);
+    let ticker = ticker_of(&company);
+
+    let body: serde_json::Value =
+        enrich(&app, &format!("ticker={ticker}"), Some(&key)).await.json().await.expect("json");
+    let as_of = body["signal"]["as_of"].as_str().expect("as_of");
+    let age = (july - chrono::NaiveDate::parse_from_str(as_of, "%Y-%m-%d").expect("date")).num_days().max(0);
+    assert_eq!(body["signal"]["age_days"].as_i64(), Some(age), "{body}");
+    for k in ["filed", "fresh", "kind", "text", "receipt", "score"] {
+        assert!(body["signal"].get(k).is_some(), "{k} in {body}");
+    }
+
+    let within = enrich(&app, &format!("ticker={ticker}&max_age_days={days}"), Some(&key)).await;
+    assert_eq!(within.status(), 200);
+    let within: serde_json::Value = within.json().await.expect("json");
+    assert_eq!(within["signal"]["age_days"].as_i64(), Some(days), "only the youngest is that young: {within}");
+    if days > 0 {
+        let res = enrich(&app, &format!("ticker={ticker}&max_age_days={}", days - 1), Some(&key)).await;
+        let body = assert_envelope(res, 404, "no_signal").await;
+        assert!(body["message"].as_str().is_some_and(|m| m.contains(&format!("{} days", days - 1))), "{body}");
+    }
+    for bad in ["abc", "-1", "1.5", "99999999999"] {
+        let res = enrich(&app, &format!("ticker={ticker}&max_age_days={bad}"), Some(&key)).await;
+        assert_envelope(res, 400, "bad_request").await;
+    }
     app.stop().await;
 }

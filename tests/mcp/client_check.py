@@ -51,6 +51,8 @@ BAD_CALLS = [
     ("company_statements", {"slug": "apple", "since": "yesterday"}),
     ("company_statements", {"slug": "apple", "kind": "gossip"}),
     ("company_enrich", {}),
+    ("company_enrich", {"ticker": "AAPL", "max_age_days": -1}),
+    ("company_why_now", {"slug": "apple", "max_age_days": "old"}),
     ("letter_companies", {"letter": "ab"}),
     ("signals_search", {}),
     ("receipt_verify", {"quote": "short"}),
@@ -149,6 +151,21 @@ async def tool_checks(base, key):
             claims = card["why_now"] + card["executives"] + card["family"]["subsidiaries"]
             ok(claims and all(c["receipt"]["quote"] and c["receipt"]["url"].startswith(
                 "https://www.sec.gov/Archives/edgar/data/") for c in claims), "every claim has its receipt")
+            ok(all(s["as_of"] and "fresh" in s and s["filed"] == s["receipt"]["filed"] for s in card["why_now"])
+               and card["as_of"] and card["freshness"], "signals and the card carry their dates")
+            why = (await s.call_tool("company_why_now", {"slug": "apple", "max_age_days": 100000})).structured_content
+            ages = [x["age_days"] for x in why["signals"]]
+            ok(ages and all(isinstance(a, int) and a >= 0 for a in ages), f"why_now ages {ages}")
+            young = min(ages)
+            within = (await s.call_tool("company_why_now", {"slug": "apple", "max_age_days": young})).structured_content
+            ok(within["signals"] and all(x["age_days"] <= young for x in within["signals"]), "max_age_days filters")
+            for name, args in [("company_why_now", {"slug": "apple", "max_age_days": 0}),
+                               ("company_enrich", {"ticker": "AAPL", "max_age_days": 0})]:
+                if young > 0:
+                    res = await s.call_tool(name, args)
+                    ok(res.is_error and "days old" in res.content[0].text, f"{name} max_age_days 0: {res.content}")
+            enriched = (await s.call_tool("company_enrich", {"ticker": "AAPL"})).structured_content
+            ok(isinstance(enriched["signal"]["age_days"], int), f"enrich age_days: {enriched['signal']}")
             verify = (await s.call_tool("receipt_verify", CALLS["receipt_verify"])).structured_content
             ok(verify["verified"] is True, f"receipt_verify finds a stored quote: {verify}")
             page = (await s.call_tool("letter_companies", {"letter": "a", "limit": 1})).structured_content["page"]

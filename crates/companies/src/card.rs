@@ -4,8 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::seed::{Executive, Statement, Subsidiary};
-use crate::domain::Claim;
+use super::seed::{Executive, Subsidiary};
+use crate::domain::{Claim, SignalKind};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Card {
@@ -20,10 +20,38 @@ pub struct Card {
     pub sector: Option<String>,
     pub domain: Option<String>,
     pub family: Family,
-    /// Receipted statements, newest filing first.
-    pub why_now: Vec<Claim<Statement>>,
+    /// The newest filing date behind any claim of the card (YYYY-MM-DD).
+    pub as_of: String,
+    /// How many of `why_now` are fresh (docs/company-data.md, "Freshness").
+    pub fresh_signals: usize,
+    /// The card's freshness in one sentence: how many signals are fresh, or that none is and
+    /// how old the newest is. A card never calls an old event "now".
+    pub freshness: String,
+    /// Receipted signals, most recent first (by `as_of`, then filing date).
+    pub why_now: Vec<Claim<Signal>>,
+    /// Executives; each one's age counts from its receipt's `filed`.
     pub executives: Vec<Claim<Executive>>,
     pub mcp_package_hint: McpHint,
+}
+
+/// A why-now signal as a card serves it: the extract's statement with its dates.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Signal {
+    pub kind: SignalKind,
+    /// The claim in words; equal to the receipt's quote unless shortened for display.
+    pub text: String,
+    /// When the event happened or is scheduled, as the sentence states it (`YYYY`, `YYYY-MM` or
+    /// `YYYY-MM-DD`); absent when the sentence gives none or a date no event can have (before
+    /// 1990, or more than five years after the filing).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub event_date: Option<String>,
+    /// The filing date of the receipt (YYYY-MM-DD).
+    pub filed: String,
+    /// The date the signal's age counts from: the event date's first day, else `filed`.
+    pub as_of: String,
+    /// Whether `as_of` is at most 365 days before the data build (`index.json`'s
+    /// `generated_at`), or after it.
+    pub fresh: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]

@@ -1,16 +1,18 @@
 //! Enrichment: resolve a company from a domain and/or ticker and pick its best receipted
 //! signal. Score = kind weight (0–1, `SignalKind::weight`) × recency, where recency halves
-//! every 365 days of filing age measured from the data's newest filing date (not the clock,
-//! so the same data always ranks the same). Ties go to the newer filing, then card order.
+//! every 365 days of the signal's age (from its as-of date, `freshness`) measured from the
+//! data's newest filing date (not the clock, so the same data always ranks the same). Ties go to
+//! the newer filing, then card order. The answer adds the signal's age on the request's day;
+//! `max_age_days` keeps only signals at most that old (none → `no_signal`).
 
 use std::sync::Arc;
 
 use serde::Serialize;
 
-use super::card::{Card, CompanyRef};
+use super::card::{Card, CompanyRef, Signal};
 use super::directory::{Company, Directory};
+use super::freshness;
 pub use super::rank::ranked_signals;
-use super::seed::Statement;
 use crate::domain::{Claim, DomainName, Tenant, Ticker};
 use crate::error::{ErrorKind, ServiceError};
 
@@ -24,18 +26,20 @@ pub enum LookupError {
     Unknown,
     #[error("the company has no receipted signal")]
     NoSignal,
+    #[error("the company has no receipted signal at most {0} days old")]
+    NoFreshSignal(u32),
 }
 
 impl ServiceError for LookupError {
     fn kind(&self) -> ErrorKind {
         match self {
             LookupError::NoKey | LookupError::Mismatch => ErrorKind::BadInput,
-            LookupError::Unknown | LookupError::NoSignal => ErrorKind::NotFound,
+            LookupError::Unknown | LookupError::NoSignal | LookupError::NoFreshSignal(_) => ErrorKind::NotFound,
         }
     }
 
     fn code(&self) -> Option<&'static str> {
-        matches!(self, LookupError::NoSignal).then_some("no_signal")
+        matches!(self, LookupError::NoSignal | LookupError::NoFreshSignal(_)).then_some("no_signal")
     }
 }
 
@@ -54,33 +58,78 @@ pub struct EnrichReply {
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct ScoredSignal {
     #[serde(flatten)]
-    pub claim: Claim<Statement>,
+    pub claim: Claim<Signal>,
     /// Kind weight × recency, 0–1.
     pub score: f64,
+    /// Days from the signal's `as_of` to the day of the request (UTC); 0 for an event ahead.
+    pub age_days: i64,
 }
 
-/// Resolves the company named by `domain` and/or `ticker` and answers with its best signal.
+impl ScoredSignal {
+    /// A ranked signal with its age on `today`.
+    pub fn new(claim: Claim<Signal>, score: f64, today: chrono::NaiveDate) -> Self {
+        let age_days = age_days(&claim, today);
+        Self { claim, score, age_days }
+    }
+}
+
+/// A signal's age in days on `today`.
+pub fn age_days(claim: &Claim<Signal>, today: chrono::NaiveDate) -> i64 {
+    freshness::day(&claim.value().as_of).map_or(0, |as_of| freshness::age_days(as_of, today))
+}
+
+/// What an enrichment asks: the company (by domain and/or ticker), whom for, and how old its
+/// signal may be.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct EnrichQuery<'a> {
+    pub domain: Option<&'a DomainName>,
+    pub ticker: Option<&'a Ticker>,
+    /// Only a signal at most this many days old on the request's day.
+    pub max_age_days: Option<u32>,
+}
+
+/// Resolves the company the query names and answers with its best signal.
 pub fn enrich(
     dir: &Directory,
-    domain: Option<&DomainName>,
-    ticker: Option<&Ticker>,
+    query: EnrichQuery<'_>,
     tenant: Option<Tenant>,
     now: chrono::DateTime<chrono::Utc>,
 ) -> Result<EnrichReply, LookupError> {
-    let best = best_signal(resolve(dir, domain, ticker)?)?;
+    let company = resolve(dir, query.domain, query.ticker)?;
+    let today = now.date_naive();
+    let best = match query.max_age_days {
+        None => best_signal(company)?,
+        Some(max) => best_within(dir, company, today, max)?,
+    };
     Ok(EnrichReply {
         company: CompanyRef::from(best.card.as_ref()),
-        signal: ScoredSignal { claim: best.signal, score: best.score },
+        signal: ScoredSignal::new(best.signal, best.score, today),
         tenant,
         generated_at: now.format("%Y-%m-%dT%H:%M:%SZ").to_string(),
     })
+}
+
+/// The best signal at most `max` days old on `today`.
+fn best_within(
+    dir: &Directory,
+    company: &Company,
+    today: chrono::NaiveDate,
+    max: u32,
+) -> Result<Enrichment, LookupError> {
+    let card = company.card.as_ref().ok_or(LookupError::NoSignal)?;
+    let ranked = ranked_signals(card, dir.generated_at());
+    let (signal, score) = ranked
+        .into_iter()
+        .find(|(s, _)| age_days(s, today) <= i64::from(max))
+        .ok_or(LookupError::NoFreshSignal(max))?;
+    Ok(Enrichment { card: Arc::clone(card), signal: signal.clone(), score })
 }
 
 /// The best signal of a company, with its score.
 #[derive(Debug, Clone)]
 pub struct Enrichment {
     pub card: Arc<Card>,
-    pub signal: Claim<Statement>,
+    pub signal: Claim<Signal>,
     pub score: f64,
 }
 

@@ -9,6 +9,7 @@ pub mod card;
 pub mod directory;
 pub mod enrich;
 pub mod export;
+pub mod freshness;
 pub mod hubs;
 pub mod ingest;
 pub mod names;

@@ -6,10 +6,10 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use super::card::Card;
+use super::card::{Card, Signal};
 use super::directory::Directory;
 use super::hubs;
-use super::seed::{Executive, Statement, Subsidiary};
+use super::seed::{Executive, Subsidiary};
 use crate::domain::{Claim, Receipt, SignalKind};
 
 /// Shortest quote `find_receipts` looks for: shorter fragments match too much to prove anything.
@@ -81,7 +81,7 @@ pub struct StatementFilter<'q> {
 }
 
 impl StatementFilter<'_> {
-    pub fn admits(&self, claim: &Claim<Statement>) -> bool {
+    pub fn admits(&self, claim: &Claim<Signal>) -> bool {
         let text_ok = self.text.is_none_or(|t| claim.value().text.to_lowercase().contains(&t.to_lowercase()));
         let kind_ok = self.kind.is_none_or(|k| claim.value().kind == k);
         let since_ok = self.since.is_none_or(|d| claim.receipt().filed() >= d);
@@ -90,8 +90,8 @@ impl StatementFilter<'_> {
 }
 
 /// Statements of every card that pass `filter`, newest filing first, then slug order.
-pub fn statements<'a>(dir: &'a Directory, filter: StatementFilter<'_>) -> Vec<(&'a Card, &'a Claim<Statement>)> {
-    let mut out: Vec<(&Card, &Claim<Statement>)> = dir
+pub fn statements<'a>(dir: &'a Directory, filter: StatementFilter<'_>) -> Vec<(&'a Card, &'a Claim<Signal>)> {
+    let mut out: Vec<(&Card, &Claim<Signal>)> = dir
         .cards()
         .flat_map(|card| card.why_now.iter().filter(|c| filter.admits(c)).map(move |c| (card.as_ref(), c)))
         .collect();
@@ -111,7 +111,7 @@ pub fn executives<'a>(dir: &'a Directory, text: &str) -> Vec<(&'a Card, &'a Clai
 /// A receipted claim of any kind.
 #[derive(Debug, Clone, Copy)]
 pub enum ClaimRef<'a> {
-    Statement(&'a Claim<Statement>),
+    Statement(&'a Claim<Signal>),
     Executive(&'a Claim<Executive>),
     Subsidiary(&'a Claim<Subsidiary>),
 }
@@ -241,7 +241,7 @@ pub fn coverage(dir: &Directory) -> Coverage<'_> {
 }
 
 /// The card's newest statement (what `/company/quotes.json` lists for it).
-pub fn latest_statement(card: &Card) -> Option<&Claim<Statement>> {
+pub fn latest_statement(card: &Card) -> Option<&Claim<Signal>> {
     card.why_now.first()
 }
 

@@ -1,10 +1,10 @@
-//! How a card's why-now signals rank: kind weight × recency as of the data's newest filing.
-//! Enrichment answers the best one; the company tools list them in this order.
+//! How a card's why-now signals rank: kind weight × recency as of the data's newest filing,
+//! recency counted from each signal's as-of date (its event date, else its filing date;
+//! `freshness`). Enrichment answers the best one; the company tools list them in this order.
 
 use chrono::NaiveDate;
 
-use super::card::Card;
-use super::seed::Statement;
+use super::card::{Card, Signal};
 use crate::domain::Claim;
 
 /// Half-life of a signal's relevance, in days.
@@ -17,20 +17,20 @@ pub fn best_index(card: &Card, as_of: &str) -> Option<(usize, f64)> {
     Some((index, score))
 }
 
-/// Every statement of a card with its score, best first: higher score, then the newer
-/// filing, then card order (the sort is stable).
-pub fn ranked_signals<'a>(card: &'a Card, as_of: &str) -> Vec<(&'a Claim<Statement>, f64)> {
+/// Every signal of a card with its score, best first: higher score, then the newer filing,
+/// then card order (the sort is stable).
+pub fn ranked_signals<'a>(card: &'a Card, as_of: &str) -> Vec<(&'a Claim<Signal>, f64)> {
     let as_of = NaiveDate::parse_from_str(as_of, "%Y-%m-%d").ok();
-    let mut ranked: Vec<(&Claim<Statement>, f64)> = card.why_now.iter().map(|c| (c, score(c, as_of))).collect();
+    let mut ranked: Vec<(&Claim<Signal>, f64)> = card.why_now.iter().map(|c| (c, score(c, as_of))).collect();
     ranked.sort_by(|(a, sa), (b, sb)| sb.total_cmp(sa).then_with(|| b.receipt().filed().cmp(a.receipt().filed())));
     ranked
 }
 
 /// Kind weight × recency, rounded to four decimals.
-pub fn score(claim: &Claim<Statement>, as_of: Option<NaiveDate>) -> f64 {
+pub fn score(claim: &Claim<Signal>, as_of: Option<NaiveDate>) -> f64 {
     let weight = f64::from(claim.value().kind.weight()) / 100.0;
-    let filed = NaiveDate::parse_from_str(claim.receipt().filed(), "%Y-%m-%d").ok();
-    let age_days = match (as_of, filed) {
+    let dated = NaiveDate::parse_from_str(&claim.value().as_of, "%Y-%m-%d").ok();
+    let age_days = match (as_of, dated) {
         (Some(a), Some(f)) => (a - f).num_days().max(0) as f64,
         _ => 0.0,
     };
@@ -43,9 +43,10 @@ mod tests {
     use super::*;
     use crate::domain::{Receipt, SignalKind};
 
-    fn claim(kind: SignalKind, filed: &str) -> Claim<Statement> {
+    fn claim(kind: SignalKind, filed: &str) -> Claim<Signal> {
         let receipt = Receipt::new("q", "https://www.sec.gov/Archives/edgar/data/1/x.htm", "10-K", filed, "a");
-        Claim::new(Statement { kind, text: "q".into(), event_date: None }, receipt.unwrap())
+        let (filed, as_of) = (filed.to_owned(), filed.to_owned());
+        Claim::new(Signal { kind, text: "q".into(), event_date: None, filed, as_of, fresh: true }, receipt.unwrap())
     }
 
     #[test]

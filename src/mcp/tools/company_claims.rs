@@ -7,10 +7,11 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::{CompanyRef, PageInfo, card, page};
+use crate::companies::card::Signal;
 use crate::companies::enrich;
 use crate::companies::enrich::ScoredSignal;
 use crate::companies::query::{self, StatementFilter};
-use crate::companies::seed::{Executive, Statement, Subsidiary};
+use crate::companies::seed::{Executive, Subsidiary};
 use crate::domain::{Claim, SignalKind};
 use crate::mcp::error::ToolError;
 use crate::mcp::registry::ToolContext;
@@ -25,6 +26,20 @@ pub struct PagedSlugArgs {
     pub limit: Option<u32>,
     /// Results to skip (default 0).
     pub offset: Option<u32>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WhyNowArgs {
+    /// Company slug, e.g. `apple`.
+    pub slug: String,
+    /// Page size, 1–100 (default 20).
+    pub limit: Option<u32>,
+    /// Results to skip (default 0).
+    pub offset: Option<u32>,
+    /// Only signals at most this many days old today (their `age_days`); none that fresh is an
+    /// error (`no_signal`).
+    pub max_age_days: Option<u32>,
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
@@ -42,19 +57,25 @@ impl McpTool for CompanyWhyNow {
     const NAME: &'static str = "company_why_now";
     const TOOLSET: Toolset = Toolset::Company;
     const DESCRIPTION: &'static str = "Why reach out now: a company's receipted signals ranked best first by kind \
-        weight × recency (the enrichment ranking), each with its score and receipt. Paged.";
-    type Args = PagedSlugArgs;
+        weight × recency (the enrichment ranking), each with its score, its age in days, whether it is fresh, and \
+        its receipt; max_age_days keeps only signals at most that old. Paged.";
+    type Args = WhyNowArgs;
     type Output = RankedSignals;
     fn example() -> Value {
         json!({ "slug": "apple", "limit": 5 })
     }
-    async fn run(ctx: &ToolContext, args: PagedSlugArgs) -> Result<RankedSignals, ToolError> {
+    async fn run(ctx: &ToolContext, args: WhyNowArgs) -> Result<RankedSignals, ToolError> {
         let c = card(ctx, &args.slug)?;
         let as_of = ctx.state.directory().generated_at();
-        let ranked = enrich::ranked_signals(&c, as_of)
+        let today = ctx.state.clock().utc().date_naive();
+        let ranked: Vec<ScoredSignal> = enrich::ranked_signals(&c, as_of)
             .into_iter()
-            .map(|(claim, score)| ScoredSignal { claim: claim.clone(), score })
+            .map(|(claim, score)| ScoredSignal::new(claim.clone(), score, today))
+            .filter(|s| args.max_age_days.is_none_or(|max| s.age_days <= i64::from(max)))
             .collect();
+        if let (Some(max), true) = (args.max_age_days, ranked.is_empty()) {
+            return Err(enrich::LookupError::NoFreshSignal(max).into());
+        }
         let (signals, page) = page(ranked, args.limit, args.offset)?;
         Ok(RankedSignals { company: c.as_ref().into(), as_of: as_of.to_owned(), page, signals })
     }
@@ -80,7 +101,7 @@ pub struct Statements {
     pub company: CompanyRef,
     pub page: PageInfo,
     /// Newest filing first.
-    pub statements: Vec<Claim<Statement>>,
+    pub statements: Vec<Claim<Signal>>,
 }
 
 /// A YYYY-MM-DD date argument.
@@ -117,7 +138,7 @@ impl McpTool for CompanyStatements {
 pub struct LatestQuote {
     pub company: CompanyRef,
     /// The newest receipted statement (as listed in /company/quotes.json).
-    pub statement: Claim<Statement>,
+    pub statement: Claim<Signal>,
 }
 
 pub struct CompanyLatestQuote;
@@ -289,6 +310,7 @@ impl McpTool for CompaniesCompare {
             )));
         }
         let as_of = ctx.state.directory().generated_at();
+        let today = ctx.state.clock().utc().date_naive();
         let mut companies = Vec::with_capacity(args.slugs.len());
         for slug in &args.slugs {
             let c = card(ctx, slug)?;
@@ -301,7 +323,7 @@ impl McpTool for CompaniesCompare {
                 executives: c.executives.len(),
                 subsidiaries: c.family.subsidiaries.len(),
                 latest_filing: c.why_now.iter().map(|s| s.receipt().filed().to_owned()).max(),
-                best_signal: best.map(|(claim, score)| ScoredSignal { claim: claim.clone(), score }),
+                best_signal: best.map(|(claim, score)| ScoredSignal::new(claim.clone(), score, today)),
             });
         }
         Ok(Comparison { as_of: as_of.to_owned(), companies })

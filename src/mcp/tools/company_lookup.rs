@@ -201,6 +201,9 @@ pub struct EnrichArgs {
     pub domain: Option<String>,
     /// Ticker (the alternate key). When both are given they must name the same company.
     pub ticker: Option<String>,
+    /// Only a signal at most this many days old today (its `age_days`); none that fresh is an
+    /// error (`no_signal`).
+    pub max_age_days: Option<u32>,
 }
 
 pub struct CompanyEnrich;
@@ -208,7 +211,8 @@ impl McpTool for CompanyEnrich {
     const NAME: &'static str = "company_enrich";
     const TOOLSET: Toolset = Toolset::Company;
     const DESCRIPTION: &'static str = "Enrich an account: the company named by domain and/or ticker and its single \
-        best receipted why-now signal (kind weight × recency), as GET /v1/enrich answers.";
+        best receipted why-now signal (kind weight × recency) with its age in days, as GET /v1/enrich answers; \
+        max_age_days keeps only signals at most that old.";
     type Args = EnrichArgs;
     type Output = EnrichReply;
     fn example() -> Value {
@@ -223,6 +227,8 @@ impl McpTool for CompanyEnrich {
             Caller::Workspace(_) => None,
         };
         let now = ctx.state.clock().utc();
-        Ok(enrich::enrich(ctx.state.directory(), domain.as_ref(), ticker.as_ref(), tenant, now)?)
+        let query =
+            enrich::EnrichQuery { domain: domain.as_ref(), ticker: ticker.as_ref(), max_age_days: args.max_age_days };
+        Ok(enrich::enrich(ctx.state.directory(), query, tenant, now)?)
     }
 }

@@ -7,8 +7,9 @@ use serde_json::{Value, json};
 
 use super::company_claims::date_arg;
 use super::{CompanyRef, PageInfo, page};
+use crate::companies::card::Signal;
 use crate::companies::query::{self, StatementFilter};
-use crate::companies::seed::{Executive, Statement};
+use crate::companies::seed::Executive;
 use crate::companies::{card::Card, hubs};
 use crate::domain::{Claim, SignalKind};
 use crate::mcp::error::ToolError;
@@ -204,7 +205,7 @@ pub struct SignalHits {
 pub struct SignalHit {
     pub company: CompanyRef,
     #[serde(flatten)]
-    pub statement: Claim<Statement>,
+    pub statement: Claim<Signal>,
 }
 
 pub struct SignalsSearch;

@@ -36,6 +36,10 @@ pub struct IngestReport {
     pub tracked: usize,
     pub with_page: usize,
     pub statements: usize,
+    /// Signals fresh as of the data build (docs/company-data.md, "Freshness").
+    pub fresh_signals: usize,
+    /// Cards with at least one fresh signal.
+    pub fresh_cards: usize,
     pub executives: usize,
     pub subsidiaries: usize,
     pub domains: usize,
@@ -57,10 +61,14 @@ fn to_json<T: serde::Serialize>(what: &str, value: &T) -> Result<Vec<u8>, Ingest
 pub fn build(companies: &[SeedCompany], base_url: &str) -> Result<Generated, IngestError> {
     let base = base_url.trim_end_matches('/');
     let slugs = cards::assign_slugs(companies);
-    let mut page_cards: Vec<Card> =
-        companies.iter().filter_map(|c| slugs.get(&c.cik).map(|slug| cards::build_card(c, slug, base))).collect();
+    let paged = companies.iter().filter(|c| slugs.contains_key(&c.cik));
+    let generated_at = paged.filter_map(cards::newest_filing).max().unwrap_or("1970-01-01").to_owned();
+    let built = crate::freshness::day(&generated_at).unwrap_or_default();
+    let mut page_cards: Vec<Card> = companies
+        .iter()
+        .filter_map(|c| slugs.get(&c.cik).map(|slug| cards::build_card(c, slug, base, built)))
+        .collect();
     page_cards.sort_by(|a, b| a.slug.cmp(&b.slug));
-    let generated_at = page_cards.iter().filter_map(cards::last_modified).max().unwrap_or("1970-01-01").to_owned();
 
     let mut public = BTreeMap::new();
     let mut sitemap = vec![("/company/data/index.json".to_owned(), generated_at.clone())];
@@ -96,6 +104,8 @@ pub fn build(companies: &[SeedCompany], base_url: &str) -> Result<Generated, Ing
         tracked,
         with_page: page_cards.len(),
         statements: page_cards.iter().map(|c| c.why_now.len()).sum(),
+        fresh_signals: page_cards.iter().map(|c| c.fresh_signals).sum(),
+        fresh_cards: page_cards.iter().filter(|c| c.fresh_signals > 0).count(),
         executives: page_cards.iter().map(|c| c.executives.len()).sum(),
         subsidiaries: page_cards.iter().map(|c| c.family.subsidiaries.len()).sum(),
         domains: companies.iter().filter(|c| c.domain.is_some()).count(),

@@ -105,14 +105,19 @@ pub fn card(card: &Card, today: NaiveDate, form: Option<&DealForm>) -> Markup {
             dt { "Card" } dd { a href={ "/company/" (card.slug) } { "Public page" } " · " a href={ "/company/data/" (card.slug) ".json" } { "JSON" } }
         }
         @if let Some(form) = form { (deal_form(card, form)) }
-        h2 #why-now-title { "Why now" }
-        p.hint { "Each signal is the company's own sentence, quoted from the filing it links to." }
+        // A card never calls an old event "now": without a fresh signal the list is background.
+        h2 #why-now-title { @if card.fresh_signals > 0 { "Why now" } @else { "Signals (none fresh)" } }
+        p.hint #freshness { (card.freshness) " Each signal is the company's own sentence, quoted from the filing it links to." }
         @if card.why_now.is_empty() { p { "No receipted signal on this card." } }
         ol.claims #why-now aria-labelledby="why-now-title" {
             @for claim in &card.why_now {
                 @let s = claim.value();
-                li.claim data-kind=(s.kind.as_str()) {
-                    p.kind { span.tag { (s.kind.as_str()) } @if let Some(when) = &s.event_date { " · about " (when) } }
+                li.claim data-kind=(s.kind.as_str()) data-fresh=(s.fresh) {
+                    p.kind {
+                        span.tag { (s.kind.as_str()) }
+                        @if s.fresh { " " span.tag.fresh { "fresh" } }
+                        @if let Some(when) = &s.event_date { " · about " (when) }
+                    }
                     (receipt(claim.receipt(), today))
                 }
             }
