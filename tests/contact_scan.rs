@@ -1,5 +1,7 @@
-//! No contact data in the committed extract: scans every file under `seed/` for email
-//! addresses and North American phone numbers and fails on any hit. The patterns are
+//! No contact data in the committed extract nor in what the binary serves from it: scans
+//! every file under `seed/` and every uncompressed file under `assets/company/public/` (the JSON
+//! cards and indexes, the company pages, `llms.txt`) for email addresses and North American
+//! phone numbers and fails on any hit. The patterns are
 //! written here independently of the extractor's own `contact` module, so a bug there
 //! cannot hide a leak.
 
@@ -87,10 +89,15 @@ fn the_scanner_finds_what_it_looks_for() {
 }
 
 #[test]
-fn no_file_under_seed_holds_an_email_or_phone_number() {
-    let seed = Path::new(env!("CARGO_MANIFEST_DIR")).join("seed");
+fn no_file_under_seed_nor_any_served_company_file_holds_an_email_or_phone_number() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
-    files_under(&seed, &mut files);
+    files_under(&root.join("seed"), &mut files);
+    let mut served = Vec::new();
+    files_under(&root.join("assets/company/public"), &mut served);
+    served.retain(|f| !matches!(f.extension().and_then(|e| e.to_str()), Some("gz" | "br")));
+    assert!(served.iter().any(|f| f.extension().is_some_and(|e| e == "html")), "the company pages are scanned");
+    files.extend(served);
     files.sort();
     let mut leaks = Vec::new();
     for file in &files {
@@ -101,5 +108,5 @@ fn no_file_under_seed_holds_an_email_or_phone_number() {
             }
         }
     }
-    assert!(leaks.is_empty(), "contact data in seed/:\n{}", leaks.join("\n"));
+    assert!(leaks.is_empty(), "contact data:\n{}", leaks.join("\n"));
 }

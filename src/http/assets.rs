@@ -32,7 +32,11 @@ pub fn respond(table: &AssetTable, method: &Method, path: &str, headers: &Header
         return error(ApiError::MethodNotAllowed("the company files accept GET and HEAD only".into()));
     }
     let Some(file) = table.get(path) else {
-        return error(ApiError::NotFound(not_found_message(path).into()));
+        let message = not_found_message(path);
+        if is_page(path) && wants_html(headers) {
+            return missing_page(message);
+        }
+        return error(ApiError::NotFound(message.into()));
     };
     let accept = headers.get(header::ACCEPT_ENCODING).and_then(|v| v.to_str().ok()).unwrap_or("");
     let (encoding, body) = choose(file, accept);
@@ -59,6 +63,9 @@ pub fn respond(table: &AssetTable, method: &Method, path: &str, headers: &Header
     if let Ok(v) = HeaderValue::from_str(&etag) {
         h.insert(header::ETAG, v);
     }
+    if file.content_type.starts_with("text/html") {
+        page_headers(h);
+    }
     match encoding {
         Encoding::Brotli => drop(h.insert(header::CONTENT_ENCODING, HeaderValue::from_static("br"))),
         Encoding::Gzip => drop(h.insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"))),
@@ -67,8 +74,45 @@ pub fn respond(table: &AssetTable, method: &Method, path: &str, headers: &Header
     res
 }
 
+/// The policy of the public pages: nothing but their own stylesheet loads; no script runs.
+const PAGE_CSP: &str = "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+fn page_headers(h: &mut HeaderMap) {
+    h.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(PAGE_CSP));
+    h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+}
+
+/// A company page's or hub's path (`/company/{slug}`, `/company/sector/…`): no file extension.
+fn is_page(path: &str) -> bool {
+    path.strip_prefix("/company/")
+        .is_some_and(|rest| !rest.starts_with("data/") && !rest.rsplit('/').next().unwrap_or_default().contains('.'))
+}
+
+/// Whether the request is a person's browser (it asks for HTML).
+fn wants_html(headers: &HeaderMap) -> bool {
+    headers.get(header::ACCEPT).and_then(|v| v.to_str().ok()).is_some_and(|a| a.contains("text/html"))
+}
+
+/// The HTML 404 a browser gets for a missing company page (DESIGN.md's exception for people).
+fn missing_page(message: &str) -> Response<Full<Bytes>> {
+    let body = format!(
+        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>Not found</title>\
+         <link rel=\"stylesheet\" href=\"/company/page.css\"></head><body><main><h1>Not found</h1><p>{message}.</p>\
+         <p><a href=\"/company/\">Browse the companies</a></p></main></body></html>"
+    );
+    let mut res = Response::new(Full::new(Bytes::from(body)));
+    *res.status_mut() = StatusCode::NOT_FOUND;
+    let h = res.headers_mut();
+    h.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8"));
+    page_headers(h);
+    res
+}
+
 fn not_found_message(path: &str) -> &'static str {
-    match path.strip_prefix("/company/data/").and_then(|rest| rest.strip_suffix(".json")) {
+    let slug = path.strip_prefix("/company/data/").and_then(|rest| rest.strip_suffix(".json"));
+    let slug = slug.or_else(|| path.strip_prefix("/company/").filter(|rest| !rest.contains('/') && !rest.is_empty()));
+    match slug {
         Some(slug) if Slug::parse(slug).is_ok() => "no company with that slug",
         Some(_) => "not a company slug (lowercase letters, digits and single dashes, at most 80 characters)",
         None => "no such file",
@@ -116,6 +160,7 @@ mod tests {
 
     fn file() -> StaticFile {
         StaticFile {
+            file: "x.json".into(),
             content_type: "application/json",
             identity: Bytes::from_static(b"{}"),
             gzip: Some(Bytes::from_static(b"gz")),

@@ -12,7 +12,7 @@ use crate::browser::{Page, browser};
 use crate::workflows::{app, start, wait_for};
 
 /// The axe-core build the tests inject (its bytes, read once per test).
-fn axe_source() -> String {
+pub fn axe_source() -> String {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/console/node_modules/axe-core/axe.min.js");
     std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("{}: {e} (tests/deps/install.sh installs it)", path.display()))
@@ -24,7 +24,7 @@ const RUN_AXE: &str = r#"axe.run(document, { runOnly: { type: "tag", values: ["w
   .map(v => v.id + ": " + v.nodes.slice(0, 3).map(n => n.target.join(" ")).join(", ")))"#;
 
 /// Runs axe on the open page in both colour schemes; adds what it finds to `found`.
-async fn check(page: &mut Page, axe: &str, path: &str, found: &mut Vec<String>) {
+pub async fn check(page: &mut Page, axe: &str, path: &str, found: &mut Vec<String>) {
     for dark in [false, true] {
         page.prefer_dark(dark).await;
         page.eval(axe).await;

@@ -8,6 +8,7 @@ mod brain;
 mod brain_questions;
 mod browser;
 mod company_files;
+mod company_pages;
 mod console;
 mod console_a11y;
 mod console_chat;

@@ -48,6 +48,8 @@ fn instantiate(pattern: &str) -> String {
         ("{id}", "no-such-deal"),
         ("{workerId}", "sdr"),
         ("{workflowId}", "no-such-workflow"),
+        ("{sector}", "health-care"),
+        ("{letter}", "a"),
     ];
     let mut path = pattern.to_owned();
     for (param, value) in values {

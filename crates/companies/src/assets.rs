@@ -21,6 +21,8 @@ struct InternalFiles;
 /// One file and its encodings.
 #[derive(Debug, Clone)]
 pub struct StaticFile {
+    /// Its file name under the public root (`company/apple.html`), as `export-static` writes it.
+    pub file: String,
     pub content_type: &'static str,
     pub identity: Bytes,
     pub gzip: Option<Bytes>,
@@ -48,7 +50,20 @@ pub fn content_type(path: &str) -> &'static str {
         Some("txt") => "text/plain; charset=utf-8",
         Some("xml") => "application/xml",
         Some("html") => "text/html; charset=utf-8",
+        Some("css") => "text/css; charset=utf-8",
         _ => "application/octet-stream",
+    }
+}
+
+/// The URL path a file answers: a page without its `.html` (`company/apple.html` →
+/// `/company/apple`, `company/index.html` → `/company/`), any other file by its name.
+pub fn url_path(file: &str) -> String {
+    match file.strip_suffix(".html") {
+        Some(page) => match page.strip_suffix("index") {
+            Some(dir) if dir.ends_with('/') => format!("/{dir}"),
+            _ => format!("/{page}"),
+        },
+        None => format!("/{file}"),
     }
 }
 
@@ -65,13 +80,14 @@ impl AssetTable {
             let hash = hex::encode(&file.metadata.sha256_hash()[..16]);
             let identity = bytes(file.data);
             let entry = StaticFile {
+                file: name.to_string(),
                 content_type: content_type(&name),
                 gzip: sibling("gz"),
                 brotli: sibling("br"),
                 identity,
                 hash,
             };
-            files.insert(format!("/{name}"), entry);
+            files.insert(url_path(&name), entry);
         }
         Self { files }
     }

@@ -1,6 +1,8 @@
 //! `gtms export-static DIR`: writes the embedded keyless files exactly as the binary serves
 //! them, each with its `.gz` and `.br` siblings, so nginx (`gzip_static`, `brotli_static`) or a
-//! CDN can serve the same bytes at internet scale.
+//! CDN can serve the same bytes at internet scale. A page is written as its file
+//! (`company/apple.html`, `company/index.html`): nginx serves it for `/company/apple` with
+//! `try_files $uri $uri.html $uri/index.html`.
 
 use std::path::Path;
 
@@ -10,7 +12,7 @@ pub fn export_static(dir: &Path) -> std::io::Result<usize> {
     let table = AssetTable::embedded();
     for url_path in table.paths() {
         let Some(file) = table.get(url_path) else { continue };
-        let target = dir.join(url_path.trim_start_matches('/'));
+        let target = dir.join(&file.file);
         if let Some(parent) = target.parent() {
             std::fs::create_dir_all(parent)?;
         }

@@ -231,6 +231,21 @@ pub static ROUTES: &[Route] = &[
     Route::new(Get, "/company/data/{slug}.json", "companyCard", "One company's receipted card")
         .tag(COMPANY)
         .content(Content::File("application/json", Some(schema::<Card>))),
+    Route::new(Get, "/company/", "companyDirectory", "The company directory page: counts, letters and sectors")
+        .tag(COMPANY)
+        .content(Content::File("text/html; charset=utf-8", None)),
+    Route::new(Get, "/company/{slug}", "companyPage", "One company's public page (HTML, schema.org JSON-LD)")
+        .tag(COMPANY)
+        .content(Content::File("text/html; charset=utf-8", None)),
+    Route::new(Get, "/company/sector/{sector}", "companySectorPage", "A sector's companies (HTML)")
+        .tag(COMPANY)
+        .content(Content::File("text/html; charset=utf-8", None)),
+    Route::new(Get, "/company/letter/{letter}", "companyLetterPage", "A letter's companies (HTML)")
+        .tag(COMPANY)
+        .content(Content::File("text/html; charset=utf-8", None)),
+    Route::new(Get, "/company/page.css", "companyPageStyle", "The company pages' stylesheet")
+        .tag(COMPANY)
+        .content(Content::File("text/css; charset=utf-8", None)),
     Route::new(Get, "/company/search-index.json", "companySearchIndex", "Compact search rows")
         .tag(COMPANY)
         .content(Content::File("application/json", None)),

@@ -12,6 +12,10 @@ use crate::freshness::{self, FRESH_DAYS};
 use crate::names;
 use crate::seed::{SeedCompany, Statement};
 
+/// Names under `/company/` that are not companies: a company whose slug would be one takes its
+/// ticker, as colliding slugs do.
+const RESERVED: [&str; 5] = ["data", "sector", "letter", "index", "page"];
+
 /// Assigns a unique slug to every company with a page; keyed by CIK.
 pub fn assign_slugs(companies: &[SeedCompany]) -> BTreeMap<String, Slug> {
     let paged: Vec<(&SeedCompany, Slug)> = companies
@@ -29,7 +33,7 @@ pub fn assign_slugs(companies: &[SeedCompany]) -> BTreeMap<String, Slug> {
     }
     let mut out = BTreeMap::new();
     for (company, base) in &paged {
-        let slug = if uses[base.as_str()] > 1 {
+        let slug = if uses[base.as_str()] > 1 || RESERVED.contains(&base.as_str()) {
             let ticker = company.tickers.first().map(String::as_str).unwrap_or(&company.cik);
             names::slug_with_ticker(base, ticker).unwrap_or_else(|| base.clone())
         } else {

@@ -1,10 +1,12 @@
-//! `gtms ingest`: turns the seed extract into the keyless company files of DESIGN.md,
-//! precompressed (`.gz`, `.br` siblings), into `assets/public/` for rust-embed, plus the
+//! `gtms ingest`: turns the seed extract into the keyless company files of DESIGN.md — the
+//! JSON cards and indexes and the public HTML pages (`pages`) —, precompressed (`.gz`, `.br`
+//! siblings), into `assets/public/` for rust-embed, plus the
 //! internal registry in `assets/internal/`. Pure and deterministic: the same seed and base
 //! URL give byte-identical files (no clocks; `generated_at` is the newest filing date).
 
 mod cards;
 mod indexes;
+pub mod pages;
 mod texts;
 
 use std::collections::BTreeMap;
@@ -12,6 +14,7 @@ use std::path::{Path, PathBuf};
 
 use super::assets::REGISTRY_FILE;
 use super::card::Card;
+use super::hubs;
 use super::seed::{self, SeedCompany};
 
 pub use cards::last_modified;
@@ -78,6 +81,27 @@ pub fn build(companies: &[SeedCompany], base_url: &str) -> Result<Generated, Ing
         sitemap.push((format!("/{path}"), cards::last_modified(card).unwrap_or(&generated_at).to_owned()));
     }
     let tracked = companies.len();
+    let build = pages::Build { base, built: &generated_at, tracked };
+    let mut page = |url_path: String, html: String, lastmod: &str| {
+        sitemap.push((url_path.clone(), lastmod.to_owned()));
+        public.insert(pages::file_of(&url_path), html.into_bytes());
+    };
+    for card in &page_cards {
+        page(format!("/company/{}", card.slug), pages::company(card, &build), &card.as_of);
+    }
+    page("/company/".into(), pages::directory(&page_cards, &build), &generated_at);
+    for (name, members) in hubs::by_sector(&page_cards) {
+        page(
+            format!("/company/sector/{}", hubs::sector_slug(name)),
+            pages::sector(name, &members, &build),
+            &generated_at,
+        );
+    }
+    for (letter, members) in hubs::by_letter(&page_cards) {
+        let html = pages::letter(&letter, &members, &page_cards, &build);
+        page(format!("/company/letter/{letter}"), html, &generated_at);
+    }
+    public.insert(pages::STYLESHEET.into(), pages::stylesheet().as_bytes().to_vec());
     public.insert(
         "company/data/index.json".into(),
         to_json("index", &indexes::index_json(&generated_at, tracked, &page_cards))?,
