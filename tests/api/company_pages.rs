@@ -103,9 +103,10 @@ async fn a_person_walks_from_the_directory_to_a_company_and_its_receipts_in_chro
     page.until(&format!("location.pathname === {first:?} && document.readyState === 'complete'"), "the company page")
         .await;
     check(&mut page, &axe, &first, &mut violations).await;
-    for width in [375, 1440] {
-        page.screenshot(width, &shots.join(format!("company-{width}.png")), true).await;
-    }
+    // The first screen at 375 px: the whole of a long page at phone width is a large capture,
+    // slow for a loaded CI machine, and the layout shows in its first screen.
+    page.screenshot(375, &shots.join("company-375.png"), false).await;
+    page.screenshot(1440, &shots.join("company-1440.png"), true).await;
     let facts = page
         .eval(
             "[document.querySelector('h1').textContent, document.querySelectorAll('.claims li').length, \
@@ -135,7 +136,7 @@ async fn a_person_walks_from_the_directory_to_a_company_and_its_receipts_in_chro
         page.eval(&format!("!!document.querySelector('tbody a[href={first:?}]')")).await == true,
         "the company is in its sector"
     );
-    page.screenshot(375, &shots.join("sector-375.png"), true).await;
+    page.screenshot(375, &shots.join("sector-375.png"), false).await;
 
     assert!(violations.is_empty(), "axe: {violations:#?}");
     // The browser's own view of the JSON card asks for /favicon.ico, which the appliance has not

@@ -156,7 +156,7 @@ pub fn find_receipts<'a>(
     for card in dir.cards() {
         for claim in claims(card) {
             let r = claim.receipt();
-            if url.is_some_and(|u| u.trim() != r.url()) || accession.is_some_and(|a| a.trim() != r.accession()) {
+            if url.is_some_and(|u| u.trim() != r.url()) || accession.is_some_and(|a| Some(a.trim()) != r.accession()) {
                 continue;
             }
             let stored = collapse(r.quote());
@@ -183,7 +183,8 @@ pub struct Filing<'a> {
     pub url: &'a str,
     pub form: &'a str,
     pub filed: &'a str,
-    pub accession: &'a str,
+    /// None for a press release.
+    pub accession: Option<&'a str>,
     pub claims: usize,
 }
 

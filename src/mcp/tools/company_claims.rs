@@ -222,11 +222,12 @@ pub struct Sources {
 
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct Filing {
-    /// EDGAR address of the document.
+    /// The document's address (EDGAR's, or a press release's own).
     pub url: String,
     pub form: String,
     pub filed: String,
-    pub accession: String,
+    /// SEC accession number; null for a press release.
+    pub accession: Option<String>,
     /// How many of the card's claims cite this document.
     pub claims: usize,
 }
@@ -250,7 +251,7 @@ impl McpTool for CompanySources {
                 url: f.url.to_owned(),
                 form: f.form.to_owned(),
                 filed: f.filed.to_owned(),
-                accession: f.accession.to_owned(),
+                accession: f.accession.map(str::to_owned),
                 claims: f.claims,
             })
             .collect();

@@ -22,7 +22,7 @@ pub use figures::{clip, grouped, usd};
 pub use memory::{
     ID_PATTERN, KEY_PATTERN, MemoryAddressError, MemoryKey, MemoryScope, SCOPE_OR_EMPTY_PATTERN, SCOPE_PATTERN, TeamId,
 };
-pub use receipt::{Claim, Receipt, ReceiptError};
+pub use receipt::{Claim, PRESS_RELEASE_FORM, Receipt, ReceiptError, Source};
 pub use role::Role;
 pub use signal::SignalKind;
 pub use slug::{Slug, SlugError};
