@@ -93,7 +93,7 @@ fn receipt(r: &Receipt, built: NaiveDate) -> Markup {
     html! {
         blockquote cite=(r.url()) { (r.quote()) }
         p.source {
-            a href=(r.url()) rel="nofollow" { (r.form()) " filing" }
+            a href=(r.url()) rel="nofollow" { (r.document()) }
             " · filed " time datetime=(r.filed()) { (r.filed()) }
             " · " (age_words(r.filed(), built))
         }

@@ -140,6 +140,13 @@ impl Receipt {
     pub fn accession(&self) -> Option<&str> {
         self.accession.as_deref()
     }
+    /// The document in words, for a link to it: "10-K filing" or "press release".
+    pub fn document(&self) -> String {
+        match self.source {
+            Source::Edgar => format!("{} filing", self.form),
+            Source::PressRelease => PRESS_RELEASE_FORM.to_owned(),
+        }
+    }
 }
 
 fn is_iso_date(s: &str) -> bool {
@@ -212,6 +219,9 @@ mod tests {
             Receipt::press_release("We opened a plant.", "https://investors.example.com/news/1", "2025-03-04");
         let release = serde_json::to_value(release.expect("release")).expect("json");
         assert_eq!(release["source"], "press_release");
+        assert_eq!(ok().map(|r| r.document()).ok().as_deref(), Some("10-K filing"));
+        let document = Receipt::press_release("q", "https://a.com/x", "2025-01-01").map(|r| r.document());
+        assert_eq!(document.ok().as_deref(), Some("press release"));
         assert_eq!((release["form"].as_str(), release["accession"].is_null()), (Some("press release"), true));
         assert_eq!(
             serde_json::from_value::<Receipt>(release).map(|r| r.form().to_owned()).ok().as_deref(),

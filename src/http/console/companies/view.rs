@@ -86,7 +86,7 @@ fn receipt(r: &Receipt, today: NaiveDate) -> Markup {
     html! {
         blockquote.quote cite=(r.url()) { (r.quote()) }
         p.source {
-            a.filing href=(r.url()) { (r.form()) " filing" }
+            a.filing href=(r.url()) { (r.document()) }
             " · filed " time datetime=(r.filed()) { (r.filed()) }
             " · " span.age { (age(r.filed(), today)) }
         }
