@@ -78,8 +78,7 @@ pub fn age_days(claim: &Claim<Signal>, today: chrono::NaiveDate) -> i64 {
     freshness::day(&claim.value().as_of).map_or(0, |as_of| freshness::age_days(as_of, today))
 }
 
-/// What an enrichment asks: the company (by domain and/or ticker), whom for, and how old its
-/// signal may be.
+/// What an enrichment asks: the company (by domain and/or ticker) and how old its signal may be.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct EnrichQuery<'a> {
     pub domain: Option<&'a DomainName>,
