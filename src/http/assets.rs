@@ -16,8 +16,11 @@ pub const CACHE_CONTROL: &str = "public, max-age=3600";
 
 /// True for paths this module answers (the keyless namespace).
 pub fn owns(path: &str) -> bool {
-    path.starts_with("/company/") || path == "/llms.txt" || path == "/sitemap.xml"
+    path.starts_with("/company/") || path == DIRECTORY_WITHOUT_SLASH || path == "/llms.txt" || path == "/sitemap.xml"
 }
+
+/// The directory page's address typed without its final slash: answered with a redirect to it.
+const DIRECTORY_WITHOUT_SLASH: &str = "/company";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Encoding {
@@ -30,6 +33,12 @@ enum Encoding {
 pub fn respond(table: &AssetTable, method: &Method, path: &str, headers: &HeaderMap) -> Response<Full<Bytes>> {
     if method != Method::GET && method != Method::HEAD {
         return error(ApiError::MethodNotAllowed("the company files accept GET and HEAD only".into()));
+    }
+    if path == DIRECTORY_WITHOUT_SLASH {
+        let mut res = Response::new(Full::new(Bytes::new()));
+        *res.status_mut() = StatusCode::PERMANENT_REDIRECT;
+        res.headers_mut().insert(header::LOCATION, HeaderValue::from_static("/company/"));
+        return res;
     }
     let Some(file) = table.get(path) else {
         let message = not_found_message(path);

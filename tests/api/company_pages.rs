@@ -67,6 +67,9 @@ async fn every_company_page_and_hub_is_html_within_budget_with_its_claims_and_js
         assert_eq!(res.headers()["content-type"], "text/html; charset=utf-8", "{path}");
         assert!(sitemap.contains(&format!("{path}</loc>")), "{path} in the sitemap");
     }
+    let bare = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().expect("client");
+    let redirect = bare.get(app.url("/company")).send().await.expect("get");
+    assert_eq!((redirect.status().as_u16(), redirect.headers()["location"].to_str().ok()), (308, Some("/company/")));
     let css = app.get("/company/page.css").await;
     assert_eq!(css.headers()["content-type"], "text/css; charset=utf-8");
 
