@@ -5,15 +5,15 @@
 //! as a person's (`DealDraft`, the PATCH stage rules) and are announced as `deal.updated`.
 
 use super::create::insert;
-use super::update::apply;
+use super::update::{apply, change};
 use super::{DealDetail, DealDraft, DealError, DealUpdate};
 use crate::auth::SystemProof;
 use crate::domain::{CalendarDate, Stage};
-use crate::store::{DealRecord, SIMULATED_DEAL_PREFIX, Store};
+use crate::store::{DealRecord, SIMULATED_DEAL_PREFIX, Store, is_simulated_deal};
 
 /// Whether the simulated team made this deal.
 pub fn is_simulated(deal: &DealRecord) -> bool {
-    deal.external_id.as_deref().is_some_and(|e| e.starts_with(SIMULATED_DEAL_PREFIX))
+    is_simulated_deal(deal.external_id.as_deref())
 }
 
 /// Opens a simulated deal; its `externalId` must carry the mark.
@@ -24,7 +24,7 @@ pub async fn open_simulated(
     draft: DealDraft,
     today: CalendarDate,
 ) -> Result<DealDetail, DealError> {
-    if !draft.external_id.as_deref().is_some_and(|e| e.starts_with(SIMULATED_DEAL_PREFIX)) {
+    if !is_simulated_deal(draft.external_id.as_deref()) {
         return Err(DealError::Invalid(format!("a simulated deal's externalId starts with {SIMULATED_DEAL_PREFIX}")));
     }
     insert(store, draft, "opened by the simulated team", today).await
@@ -39,17 +39,11 @@ pub async fn move_simulated(
     to: Stage,
     today: CalendarDate,
 ) -> Result<DealDetail, DealError> {
-    let outcome = store
-        .update_deal(id, move |deal| {
-            if !is_simulated(&deal) {
-                return Err(DealError::Conflict(format!("deal {} was not opened by the simulated team", deal.id)));
-            }
-            apply(deal, DealUpdate { stage: Some(to), ..Default::default() }, today)
-        })
-        .await?;
-    match outcome {
-        None => Err(DealError::NotFound(id.to_owned())),
-        Some(Err(e)) => Err(e),
-        Some(Ok(deal)) => Ok(store.events().publish_value(crate::events::DEAL_UPDATED, DealDetail::from(&deal))),
-    }
+    change(store, id, move |deal| {
+        if !is_simulated(&deal) {
+            return Err(DealError::Conflict(format!("deal {} was not opened by the simulated team", deal.id)));
+        }
+        apply(deal, DealUpdate { stage: Some(to), ..Default::default() }, today)
+    })
+    .await
 }

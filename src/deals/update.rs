@@ -35,8 +35,17 @@ pub async fn update(
     today: CalendarDate,
 ) -> Result<DealDetail, DealError> {
     check_text(&update)?;
-    let outcome = store.update_deal(id, move |deal| apply(deal, update, today)).await?;
-    match outcome {
+    change(store, id, move |deal| apply(deal, update, today)).await
+}
+
+/// Changes deal `id` as `change` says inside one store transaction (which sees the current
+/// record) and announces the result as `deal.updated`.
+pub(super) async fn change(
+    store: &Store,
+    id: &str,
+    change: impl FnOnce(DealRecord) -> Result<DealRecord, DealError> + Send + 'static,
+) -> Result<DealDetail, DealError> {
+    match store.update_deal(id, change).await? {
         None => Err(DealError::NotFound(id.to_owned())),
         Some(Err(e)) => Err(e),
         Some(Ok(deal)) => Ok(store.events().publish_value(crate::events::DEAL_UPDATED, DealDetail::from(&deal))),

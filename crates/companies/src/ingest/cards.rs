@@ -50,7 +50,7 @@ pub fn build_card(company: &SeedCompany, slug: &Slug, base_url: &str, built: Nai
     // Most recent first; the extractor's rank order breaks ties (stable sort).
     why_now.sort_by(|a, b| (&b.value().as_of, &b.value().filed).cmp(&(&a.value().as_of, &a.value().filed)));
     let fresh_signals = why_now.iter().filter(|s| s.value().fresh).count();
-    let mut card = Card {
+    Card {
         account_id: account_id(&company.cik),
         slug: slug.to_string(),
         legal_name: company.legal_name.clone(),
@@ -60,7 +60,7 @@ pub fn build_card(company: &SeedCompany, slug: &Slug, base_url: &str, built: Nai
         sector: company.sector.clone(),
         domain: company.domain.clone(),
         family: Family { parent: None, subsidiaries: company.subsidiaries.clone() },
-        as_of: String::new(),
+        as_of: newest_filing(company).unwrap_or_default().to_owned(),
         freshness: freshness_sentence(&why_now, fresh_signals, built),
         fresh_signals,
         why_now,
@@ -71,9 +71,7 @@ pub fn build_card(company: &SeedCompany, slug: &Slug, base_url: &str, built: Nai
             tool: "company_get".into(),
             arguments: serde_json::json!({ "slug": slug.as_str() }),
         },
-    };
-    card.as_of = last_modified(&card).unwrap_or_default().to_owned();
-    card
+    }
 }
 
 /// A statement of the extract as a card's signal: its believable event date kept, its as-of
@@ -118,18 +116,10 @@ fn freshness_sentence(why_now: &[Claim<Signal>], fresh: usize, built: NaiveDate)
     )
 }
 
-/// The newest filing date of a company's claims.
+/// The newest filing date of a company's claims: its card's `as_of`.
 pub fn newest_filing(company: &SeedCompany) -> Option<&str> {
     let statements = company.statements.iter().map(|c| c.receipt().filed());
     let people = company.executives.iter().map(|c| c.receipt().filed());
     let family = company.subsidiaries.iter().map(|c| c.receipt().filed());
-    statements.chain(people).chain(family).max()
-}
-
-/// The newest filing date behind any claim of the card.
-pub fn last_modified(card: &Card) -> Option<&str> {
-    let statements = card.why_now.iter().map(|c| c.receipt().filed());
-    let people = card.executives.iter().map(|c| c.receipt().filed());
-    let family = card.family.subsidiaries.iter().map(|c| c.receipt().filed());
     statements.chain(people).chain(family).max()
 }

@@ -17,7 +17,6 @@ use super::card::Card;
 use super::hubs;
 use super::seed::{self, SeedCompany};
 
-pub use cards::last_modified;
 pub use gtms_precompress::{brotli, gzip};
 
 /// Where ingest writes, relative to the output root.
@@ -78,7 +77,7 @@ pub fn build(companies: &[SeedCompany], base_url: &str) -> Result<Generated, Ing
     for card in &page_cards {
         let path = format!("company/data/{}.json", card.slug);
         public.insert(path.clone(), to_json(&path, card)?);
-        sitemap.push((format!("/{path}"), cards::last_modified(card).unwrap_or(&generated_at).to_owned()));
+        sitemap.push((format!("/{path}"), card.as_of.clone()));
     }
     let tracked = companies.len();
     let build = pages::Build { base, built: &generated_at, tracked };

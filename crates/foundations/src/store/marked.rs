@@ -16,6 +16,11 @@ use super::{Store, StoreError, codec};
 /// How the `externalId` of a deal the simulated team opened starts.
 pub const SIMULATED_DEAL_PREFIX: &str = "sim-deal-";
 
+/// Whether a deal's `externalId` marks it as the simulated team's.
+pub fn is_simulated_deal(external_id: Option<&str>) -> bool {
+    external_id.is_some_and(|e| e.starts_with(SIMULATED_DEAL_PREFIX))
+}
+
 /// What `Store::remove_marked` removed.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Removed {
@@ -77,7 +82,7 @@ fn remove_simulated_deals(txn: &WriteTransaction) -> Result<usize, StoreError> {
     for entry in deals.iter()? {
         let (key, bytes) = entry?;
         let deal: DealRecord = codec::decode(bytes.value())?;
-        if deal.external_id.as_deref().is_some_and(|e| e.starts_with(SIMULATED_DEAL_PREFIX)) {
+        if is_simulated_deal(deal.external_id.as_deref()) {
             doomed.push(key.value().to_owned());
         }
     }

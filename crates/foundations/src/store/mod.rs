@@ -35,7 +35,7 @@ pub use api_keys::{ApiKeyRecord, UsageDelta};
 pub use brain::{ChatRecord, ModelCall, SUMMARY_ROLE, Summarize, ThreadRecord};
 pub use codec::{CodecError, SCHEMA_VERSION};
 pub use invites::InviteRecord;
-pub use marked::{Removed, SIMULATED_DEAL_PREFIX};
+pub use marked::{Removed, SIMULATED_DEAL_PREFIX, is_simulated_deal};
 pub use memory::{CompressionRecord, FoldPlan, MemoryWrite, VersionState};
 pub use memory_index::{IndexedEntry, MemoryIndex, ScopeFilter};
 pub use memory_record::{MemoryOutcome, MemoryRecord};
