@@ -172,14 +172,26 @@ impl Page {
     }
 
     /// Clicks the element `selector` with the mouse, at its centre (scrolled into view first).
+    /// The mouse goes only where the element is on screen: on a loaded machine a page may still
+    /// lay out (its stylesheet arriving, the viewport just resized by a screenshot) between the
+    /// measuring and the press, so the point is measured until the element itself is what it hits.
     pub async fn click(&mut self, selector: &str) {
-        // Measured on a page still loading (its stylesheet not yet applied), the element may move
-        // before the mouse arrives.
         self.until("document.readyState === 'complete'", "the page loading").await;
-        let at = self.eval(&format!("(() => {{ const e = document.querySelector({selector:?}); if (!e) return null; e.scrollIntoView({{block: 'center'}}); const r = e.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; }})()")).await;
-        let (x, y) = match at.as_array().map(|a| (a[0].as_f64(), a[1].as_f64())) {
-            Some((Some(x), Some(y))) => (x, y),
-            _ => panic!("{selector} is not on the page"),
+        let measure = format!(
+            "(() => {{ const e = document.querySelector({selector:?}); if (!e) return null; \
+             e.scrollIntoView({{block: 'center'}}); const r = e.getBoundingClientRect(); \
+             const x = r.left + r.width / 2, y = r.top + r.height / 2; const hit = document.elementFromPoint(x, y); \
+             return [x, y, !!hit && (e === hit || e.contains(hit))]; }})()"
+        );
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+        let (x, y) = loop {
+            let at = self.eval(&measure).await;
+            let Some(at) = at.as_array() else { panic!("{selector} is not on the page") };
+            if let (Some(x), Some(y), Some(true)) = (at[0].as_f64(), at[1].as_f64(), at[2].as_bool()) {
+                break (x, y);
+            }
+            assert!(tokio::time::Instant::now() < deadline, "{selector} never came out from under another element");
+            tokio::time::sleep(Duration::from_millis(50)).await;
         };
         for kind in ["mousePressed", "mouseReleased"] {
             self.call(

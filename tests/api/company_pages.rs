@@ -124,7 +124,8 @@ async fn a_person_walks_from_the_directory_to_a_company_and_its_receipts_in_chro
 
     page.click("dd a[href$='.json']").await;
     page.until("location.pathname.endsWith('.json') && document.readyState === 'complete'", "the JSON card").await;
-    let card = page.eval("JSON.parse(document.body.innerText).slug").await;
+    // The browser shows a JSON document as text in a <pre> (with controls of its own around it).
+    let card = page.eval("JSON.parse((document.querySelector('pre') ?? document.body).textContent).slug").await;
     assert_eq!(Some(format!("/company/{}", card.as_str().unwrap_or_default())), Some(first.clone()));
 
     page.open(&app.url(&first)).await;
