@@ -250,7 +250,10 @@ async def workspace_checks(base, viewer, admin):
     async with http, transport as (read, write):
         async with ClientSession(read, write) as s:
             await s.initialize()
-            res = await s.call_tool("deal_update", {"id": "deal-001", "changes": {"nextStep": "Sent by an agent"}})
+            # An open deal (a closed one is final): the first in negotiation.
+            listed = await s.call_tool("deals_list", {"stage": "negotiation", "limit": 1})
+            open_deal = listed.structured_content["deals"][0]["id"]
+            res = await s.call_tool("deal_update", {"id": open_deal, "changes": {"nextStep": "Sent by an agent"}})
             ok(res.is_error is not True and res.structured_content["nextStep"] == "Sent by an agent",
                f"admin deal_update: {res.content}")
             tools = {t.name: t for t in (await s.list_tools()).tools}

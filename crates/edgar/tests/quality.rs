@@ -1,23 +1,62 @@
-//! Signal quality against the hand-judged evaluation set (`tests/fixtures/signals/eval.jsonl`,
-//! drawn by `examples/signals_sample`, judged by the rules in `docs/signal-rules.md`): runs
-//! every sentence through the extractor's own verdict, prints per-kind precision and recall,
-//! kind accuracy and the false-signal rate (`make quality`), and holds the budgets: kind
-//! accuracy ≥ 90 % and false signals ≤ 5 % of emitted signals.
+//! Signal quality against hand-judged sentences (`make quality`), each set run through the
+//! extractor's own verdict (`signals::verdict`), judged by the rules in `docs/signal-rules.md`:
+//!
+//! - development sets, tuned on: `eval.jsonl` (340 sentences drawn from the corpus, judged in
+//!   session 4), `shared_dev.json` (150 signals an earlier build served, judged by hand
+//!   outside the project, `../shared/quality/`) and `dev_emitted.jsonl` (150 sentences the
+//!   classifier emitted in session 15 before its last changes, judged blind: drawn as a
+//!   held-aside set, measured once — kind accuracy 62.7 %, false signals 26.7 % — then tuned on);
+//! - held-aside sets, never tuned on, judged blind (the judge saw neither the rules nor the
+//!   verdicts): `heldaside.jsonl` (258 sentences, drawn with seed `gtms-25`: 130 at random,
+//!   128 with a signal keyword) and `heldaside_emitted.jsonl` (150 sentences the classifier
+//!   emitted when it was drawn, seed `gtms-25b`: the precision of what the cards serve).
+//!
+//! Prints, per set, kind accuracy (emitted signals of the judged kind), false signals (emitted,
+//! judged no event), the recall of judged triggers and the share of random sentences emitted;
+//! holds the budgets (kind accuracy ≥ 90 %, false signals ≤ 5 %) on the development sets. The
+//! held-aside figures are printed, not asserted: tuning until they pass would make them
+//! development data too (the closing notes record them).
 
 use std::collections::BTreeMap;
 
 use gtms_edgar::extract::signals::verdict;
 
-const FIXTURE: &str = "tests/fixtures/signals/eval.jsonl";
+const DIR: &str = "tests/fixtures/signals";
 
+/// One judged sentence, whichever set it comes from.
 #[derive(serde::Deserialize)]
 struct Judged {
-    stratum: String,
+    #[serde(default)]
+    stratum: Option<String>,
     company: String,
     text: String,
     form: String,
     filed: String,
+    /// The judged kind (`kind` in our sets, `gold_kind` in the shared one; `none` or null for
+    /// no event). A risk is no event either.
+    #[serde(alias = "gold_kind")]
     kind: Option<String>,
+    /// `yes` when a seller could open with it today (sets judged with triggers).
+    #[serde(default)]
+    trigger: Option<String>,
+}
+
+impl Judged {
+    fn event(&self) -> Option<&str> {
+        self.kind.as_deref().filter(|k| !matches!(*k, "none" | "risk"))
+    }
+}
+
+fn read(file: &str) -> Vec<Judged> {
+    let path = format!("{DIR}/{file}");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    if file.ends_with(".json") {
+        return serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}"));
+    }
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{path}: {l}: {e}")))
+        .collect()
 }
 
 #[derive(Default)]
@@ -25,39 +64,50 @@ struct Tally {
     /// Per kind: (emitted with this kind, of those right, judged this kind).
     kinds: BTreeMap<String, (usize, usize, usize)>,
     sentences: usize,
-    signals: usize,
+    events: usize,
     emitted: usize,
     right_kind: usize,
     false_signals: usize,
-    found: usize,
+    events_found: usize,
+    triggers: usize,
+    triggers_found: usize,
+    random: usize,
+    random_emitted: usize,
+    random_false: usize,
     errors: Vec<String>,
 }
 
-fn evaluate() -> Tally {
-    let text = std::fs::read_to_string(FIXTURE).unwrap_or_else(|e| panic!("{FIXTURE}: {e}"));
+fn evaluate(set: &[Judged]) -> Tally {
     let mut t = Tally::default();
-    for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        let j: Judged = serde_json::from_str(line).unwrap_or_else(|e| panic!("{line}: {e}"));
-        assert!(matches!(j.stratum.as_str(), "all" | "keyword"), "{}", j.stratum);
-        let got = verdict(&j.text, &j.form, &j.filed, Some(&j.company)).kind.map(|k| k.as_str().to_owned());
+    for j in set {
+        let got = verdict(&j.text, &j.form, &j.filed, Some(&j.company)).kind.map(|k| k.as_str());
+        let gold = j.event();
         t.sentences += 1;
-        t.signals += usize::from(j.kind.is_some());
-        if let Some(k) = &j.kind {
-            t.kinds.entry(k.clone()).or_default().2 += 1;
+        let random = j.stratum.as_deref() == Some("all");
+        t.random += usize::from(random);
+        if let Some(k) = gold {
+            t.events += 1;
+            t.kinds.entry(k.to_owned()).or_default().2 += 1;
         }
-        if let Some(g) = &got {
+        if j.trigger.as_deref() == Some("yes") {
+            t.triggers += 1;
+            t.triggers_found += usize::from(got.is_some());
+        }
+        if let Some(g) = got {
             t.emitted += 1;
-            let entry = t.kinds.entry(g.clone()).or_default();
+            t.random_emitted += usize::from(random);
+            let entry = t.kinds.entry(g.to_owned()).or_default();
             entry.0 += 1;
-            if j.kind.as_ref() == Some(g) {
+            if gold == Some(g) {
                 entry.1 += 1;
                 t.right_kind += 1;
             }
-            t.false_signals += usize::from(j.kind.is_none());
+            t.false_signals += usize::from(gold.is_none());
+            t.random_false += usize::from(random && gold.is_none());
+            t.events_found += usize::from(gold.is_some());
         }
-        t.found += usize::from(got.is_some() && j.kind.is_some());
-        if got != j.kind {
-            t.errors.push(format!("judged {:?}, got {:?}: {}", j.kind, got, j.text));
+        if got != gold {
+            t.errors.push(format!("judged {gold:?}, got {got:?}: {}", j.text));
         }
     }
     t
@@ -67,8 +117,8 @@ fn pct(n: usize, d: usize) -> f64 {
     if d == 0 { 100.0 } else { 100.0 * n as f64 / d as f64 }
 }
 
-fn print(t: &Tally) {
-    println!("signal quality over {} hand-judged sentences ({} judged signals)", t.sentences, t.signals);
+fn print(name: &str, t: &Tally, with_errors: bool) {
+    println!("\n== {name}: {} hand-judged sentences, {} judged events", t.sentences, t.events);
     println!("{:<18} {:>8} {:>8} {:>10} {:>8}", "kind", "emitted", "judged", "precision", "recall");
     for (kind, (emitted, right, judged)) in &t.kinds {
         let recall = pct(*right, *judged);
@@ -76,20 +126,54 @@ fn print(t: &Tally) {
     }
     println!("emitted signals: {}", t.emitted);
     println!("kind accuracy (emitted signals with the judged kind): {:.1}%", pct(t.right_kind, t.emitted));
-    println!("false signals (emitted, judged no signal): {:.1}%", pct(t.false_signals, t.emitted));
-    println!("signals found (recall, any kind): {:.1}%", pct(t.found, t.signals));
-    let agree = t.sentences - t.errors.len();
-    println!("sentences where verdict = judgement: {:.1}%", pct(agree, t.sentences));
-    for e in &t.errors {
-        println!("  {e}");
+    println!("false signals (emitted, judged no event): {:.1}%", pct(t.false_signals, t.emitted));
+    println!(
+        "events found (recall, any kind): {}/{} = {:.1}%",
+        t.events_found,
+        t.events,
+        pct(t.events_found, t.events)
+    );
+    if t.triggers > 0 {
+        let found = pct(t.triggers_found, t.triggers);
+        println!("triggers found (judged trigger, emitted): {}/{} = {found:.1}%", t.triggers_found, t.triggers);
+    }
+    if t.random > 0 {
+        println!(
+            "random sentences emitted: {}/{} = {:.1}% (judged no event: {}/{} = {:.1}%)",
+            t.random_emitted,
+            t.random,
+            pct(t.random_emitted, t.random),
+            t.random_false,
+            t.random,
+            pct(t.random_false, t.random)
+        );
+    }
+    if with_errors {
+        for e in &t.errors {
+            println!("  {e}");
+        }
     }
 }
 
 #[test]
-fn signal_quality_meets_its_budgets() {
-    let t = evaluate();
-    print(&t);
-    assert!(t.sentences >= 300, "the evaluation set has {} sentences", t.sentences);
-    assert!(pct(t.right_kind, t.emitted) >= 90.0, "kind accuracy below 90 %");
-    assert!(pct(t.false_signals, t.emitted) <= 5.0, "false signals above 5 %");
+fn signal_quality_meets_its_budgets_on_the_development_sets_and_reports_the_held_aside() {
+    for (name, file) in [
+        ("development: eval.jsonl", "eval.jsonl"),
+        ("development: shared_dev.json", "shared_dev.json"),
+        ("development: dev_emitted.jsonl", "dev_emitted.jsonl"),
+    ] {
+        let t = evaluate(&read(file));
+        print(name, &t, true);
+        assert!(pct(t.right_kind, t.emitted) >= 90.0, "{name}: kind accuracy below 90 %");
+        assert!(pct(t.false_signals, t.emitted) <= 5.0, "{name}: false signals above 5 %");
+    }
+    for (name, file) in [
+        ("held aside: heldaside.jsonl", "heldaside.jsonl"),
+        ("held aside: heldaside_emitted.jsonl", "heldaside_emitted.jsonl"),
+    ] {
+        let set = read(file);
+        assert!(set.len() >= 150, "{file} has {} sentences", set.len());
+        // Errors are not printed: reading them is how a held-aside set becomes a tuned one.
+        print(name, &evaluate(&set), false);
+    }
 }

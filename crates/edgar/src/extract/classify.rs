@@ -9,7 +9,7 @@
 //! listed first wins. Exclusions (hedges, accounting, history) live in `exclusions.rs`.
 //! The rules are listed in `docs/signal-rules.md`; keep the two in step.
 
-use super::rules::{RULES, Rule};
+use super::rules::{RULES, Rule, VETOES, Veto};
 use gtms_companies::domain::SignalKind;
 
 /// Most words a `..` may skip.
@@ -67,7 +67,15 @@ pub fn event(words: &[String], name: Option<&str>) -> Option<Event> {
             best = Some(Event { kind: *kind, at, needs_date: *needs_date });
         }
     }
-    best
+    best.filter(|e| !vetoed(words, e.kind, name))
+}
+
+/// Whether a veto of `kind` matches anywhere in the sentence.
+fn vetoed(words: &[String], kind: SignalKind, name: Option<&str>) -> bool {
+    VETOES.iter().filter(|v| v.kind == kind).any(|Veto { pattern, .. }| {
+        let parts: Vec<&str> = pattern.split(' ').collect();
+        anchor_present(words, &parts) && (0..words.len()).any(|i| matches_at(words, i, &parts, name))
+    })
 }
 
 /// The kind alone (for callers that need no position).
@@ -102,10 +110,12 @@ fn matches_at(words: &[String], i: usize, parts: &[&str], name: Option<&str>) ->
 fn token_matches(word: &str, token: &str, name: Option<&str>) -> bool {
     match token {
         "_" => true,
-        "{self}" => SELF_WORDS.contains(&word) || name.is_some_and(|n| n == word),
-        _ => token.split('|').any(|alt| match alt.strip_suffix('*') {
-            Some(prefix) => word.starts_with(prefix),
-            None => word == alt,
+        _ => token.split('|').any(|alt| match alt {
+            "{self}" => SELF_WORDS.contains(&word) || name.is_some_and(|n| n == word),
+            _ => match alt.strip_suffix('*') {
+                Some(prefix) => word.starts_with(prefix),
+                None => word == alt,
+            },
         }),
     }
 }
@@ -125,6 +135,7 @@ mod tests {
         assert!(token_matches("notes", "shares|notes", None));
         assert!(token_matches("restructurings", "restructur*", None));
         assert!(token_matches("acme", "{self}", Some("acme")) && !token_matches("acme", "{self}", None));
+        assert!(token_matches("company", "board|{self}", None) && token_matches("board", "board|{self}", None));
     }
 
     #[test]

@@ -5,7 +5,8 @@
 //! Each list is matched on the sentence's lowercase words; phrases on its lowercase text.
 
 /// Words that make a sentence conditional, negative, an opinion or a risk.
-const HEDGES: [&str; 27] = [
+const HEDGES: [&str; 28] = [
+    "none",
     "may",
     "might",
     "could",
@@ -36,7 +37,8 @@ const HEDGES: [&str; 27] = [
 ];
 
 /// Words of accounting policy and bookkeeping (and amendments of existing agreements).
-const ACCOUNTING: [&str; 27] = [
+const ACCOUNTING: [&str; 28] = [
+    "amendments",
     "recognize",
     "recognized",
     "recognizes",
@@ -71,7 +73,12 @@ const HISTORY: [&str; 7] =
     ["formerly", "since", "respectively", "totaling", "cumulative", "cumulatively", "aggregating"];
 
 /// Phrases (on lowercase text) that mark accounting, history, statistics or background.
-const PHRASES: [&str; 37] = [
+const PHRASES: [&str; 42] = [
+    "in recent years",
+    "compared to",
+    "compared with",
+    "following the closing",
+    "by and among",
     "fair value",
     "accounting firm",
     "auditor",
@@ -115,7 +122,9 @@ const PHRASES: [&str; 37] = [
 pub fn excluded(words: &[String], lower: &str) -> bool {
     words.iter().enumerate().any(|(i, w)| {
         let w = w.as_str();
-        (HEDGES.contains(&w) && !is_month_may(words, i)) || ACCOUNTING.contains(&w) || HISTORY.contains(&w)
+        (HEDGES.contains(&w) && !is_month_may(words, i))
+            || (ACCOUNTING.contains(&w) && !is_holder_of_record(words, i))
+            || HISTORY.contains(&w)
     }) || PHRASES.iter().any(|p| lower.contains(p))
         || uses_proceeds(words)
 }
@@ -123,6 +132,11 @@ pub fn excluded(words: &[String], lower: &str) -> bool {
 /// "May 1, 2024" and "May 2024" name the month, not a hedge.
 fn is_month_may(words: &[String], i: usize) -> bool {
     words[i] == "may" && words.get(i + 1).is_some_and(|n| n.chars().next().is_some_and(|c| c.is_ascii_digit()))
+}
+
+/// "stockholders of record" (a dividend's record date) is no bookkeeping.
+fn is_holder_of_record(words: &[String], i: usize) -> bool {
+    words[i] == "record" && i > 0 && words[i - 1] == "of"
 }
 
 /// "used the net proceeds", "proceeds ... were used", "using the net proceeds": a raise

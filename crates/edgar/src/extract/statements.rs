@@ -4,8 +4,9 @@
 //! "the Company", or the first word of its name), is not boilerplate (forward-looking
 //! disclaimers, references to notes or exhibits, table lead-ins), not a table row, holds no
 //! contact data, is not excluded (`exclusions.rs`: hedges, accounting, history, background)
-//! and states an event (`classify.rs`). An event dated more than `MAX_EVENT_AGE_MONTHS`
-//! before its filing is history, not a why-now signal. Quotes are slices of the document's
+//! and states an event (`classify.rs`). An event dated more than `MAX_TRIGGER_AGE_MONTHS`
+//! before its filing keeps its kind (it is what the sentence states) but is no trigger and
+//! scores lower: the card tells its age, and newer events rank first. Quotes are slices of the document's
 //! own lines, so they are verbatim by construction; `rank` still verifies each.
 
 use super::classify::{event, words};
@@ -15,8 +16,15 @@ use super::documents::DocText;
 use super::exclusions::excluded;
 use gtms_companies::domain::SignalKind;
 
-/// An event more than two years older than its filing is not a why-now signal.
-pub const MAX_EVENT_AGE_MONTHS: i32 = 24;
+/// An event more than two years older than its filing is no trigger: a seller cannot open with it.
+pub const MAX_TRIGGER_AGE_MONTHS: i32 = 24;
+
+/// A date more than five years after the filing is a term (a contract running "through fiscal
+/// 2096"), not the date of an event.
+pub const MAX_EVENT_LEAD_MONTHS: i32 = 60;
+
+/// What an event older than `MAX_TRIGGER_AGE_MONTHS` loses of its score.
+const HISTORY_PENALTY: i32 = 20;
 
 pub const MIN_CHARS: usize = 40;
 pub const MAX_CHARS: usize = 400;
@@ -157,16 +165,19 @@ pub fn assess(sentence: &str, form: &str, filed: &str, name_word: Option<&str>) 
         return None;
     }
     let found = event(&ws, name_word)?;
-    let event_date = event_date(sentence);
+    let event_date =
+        event_date(sentence).filter(|d| months_before(d, filed).is_none_or(|m| m >= -MAX_EVENT_LEAD_MONTHS));
     let age = event_date.as_deref().and_then(|d| months_before(d, filed));
-    if age.is_some_and(|a| a > MAX_EVENT_AGE_MONTHS) || (found.needs_date && event_date.is_none()) {
+    if found.needs_date && event_date.is_none() {
         return None;
     }
-    let trigger = !ws.iter().any(|w| PLAN_WORDS.contains(&w.as_str()));
-    if !trigger && PROSPECTUS_FORMS.iter().any(|f| form.starts_with(f)) {
+    let planned = ws.iter().any(|w| PLAN_WORDS.contains(&w.as_str()));
+    if planned && PROSPECTUS_FORMS.iter().any(|f| form.starts_with(f)) {
         return None;
     }
-    let score = score(found.kind, sentence, trigger, age, &lower);
+    let history = age.is_some_and(|a| a > MAX_TRIGGER_AGE_MONTHS);
+    let trigger = !planned && !history;
+    let score = score(found.kind, sentence, trigger, age, &lower) - if history { HISTORY_PENALTY } else { 0 };
     Some(Assessed { kind: found.kind, trigger, score, event_date })
 }
 
@@ -244,11 +255,58 @@ mod tests {
     }
 
     #[test]
-    fn an_event_over_two_years_before_its_filing_is_history() {
+    fn an_event_over_two_years_before_its_filing_keeps_its_kind_but_is_no_trigger() {
         let old =
             "In January 2021, the Company refinanced its existing mortgage and entered into a new credit agreement.";
-        assert_eq!(assess(old, "10-K", "2023-10-16", None), None);
-        assert!(assess(old, "10-K", "2022-10-16", None).is_some());
+        let (then, now) = (assess(old, "10-K", "2023-10-16", None), assess(old, "10-K", "2022-10-16", None));
+        assert_eq!(then.as_ref().map(|a| (a.kind, a.trigger)), Some((SignalKind::CapitalRaise, false)));
+        assert_eq!(now.as_ref().map(|a| (a.kind, a.trigger)), Some((SignalKind::CapitalRaise, true)));
+        assert!(then.as_ref().map(|a| a.score) < now.as_ref().map(|a| a.score), "{then:?} {now:?}");
+    }
+
+    /// The misreadings hand-judging found in served cards (issue 25), each a real sentence of
+    /// the corpus: running totals, plan and service issuances, notes bought back, litigation,
+    /// the company's own purchases, more of a stake already held.
+    #[test]
+    fn the_misreadings_judges_found_are_no_signals() {
+        for (s, filed) in [
+            (
+                "Since the inception of the initial share repurchase program in fiscal 2012, the Company has repurchased 28,772,715 shares of common stock for $801 million.",
+                "2023-10-20",
+            ),
+            (
+                "From July 25, 2022 to October 12, 2022, we issued 126,262 shares of common stock under the 2012 Plan.",
+                "2022-11-09",
+            ),
+            (
+                "During the year ended June 30, 2022, the Company issued 4,685,615 shares of common stock for services, valued at $761,954.",
+                "2022-10-13",
+            ),
+            (
+                "The Company was named as a defendant in a complaint filed by TRC Electronics, Inc. in March 2023.",
+                "2023-11-20",
+            ),
+            (
+                "In connection with our investment in CF Nitrogen, we entered into a supply agreement with CF Nitrogen that entitles us to purchase up to 1.1 million tons of granular urea and 580,000 tons of urea ammonium nitrate (\"UAN\") annually for ratable delivery through fiscal 2096.",
+                "2023-10-11",
+            ),
+            (
+                "On March 16, 2022, pursuant to the Stock Purchase Agreement, and upon the satisfaction of the conditions set forth therein, the Company acquired an additional 954,782 shares of RubrYcs Series A-2 preferred stock for $2.5 million.",
+                "2022-10-11",
+            ),
+        ] {
+            assert_eq!(assess(s, "10-K", filed, None).map(|a| a.kind), None, "{s}");
+        }
+        let notes = "In July 2022, we repurchased an additional $0.9 million of Notes, on September 22, 2022, we made a prepayment of $100.0 million on the Term Loan B, and on November 22, 2022, we made a prepayment of $50.0 million on the Term Loan B.";
+        assert_ne!(assess(notes, "10-K", "2022-11-29", None).map(|a| a.kind), Some(SignalKind::Buyback));
+    }
+
+    #[test]
+    fn a_date_years_after_the_filing_is_a_term_not_an_event_date() {
+        let s = "In 2023, we entered into a lease agreement for our headquarters that runs through December 2096.";
+        assert_eq!(event_date(s).as_deref(), Some("2023"));
+        let far = "We entered into a new credit agreement with our lenders, maturing in December 2096.";
+        assert_eq!(assess(far, "10-K", FILED, None).and_then(|a| a.event_date), None);
     }
 
     #[test]
