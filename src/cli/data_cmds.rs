@@ -14,7 +14,9 @@ pub(super) fn ingest(seed: &Path, out: &Path, base_url: &str) -> Result<(), CliE
     let r = companies::ingest::run(seed, out, base_url).map_err(CliError::runtime)?;
     println!(
         "ingest: {} tracked, {} with a page ({} with a fresh signal), {} statements ({} fresh), {} executives, \
-         {} subsidiaries, {} domains; {} files in {} ({:.1}s)",
+         {} subsidiaries, {} domains; {} files in {} ({:.1}s)\n\
+         cards by signal source: {} EDGAR only, {} press releases only, {} both, {} no signal; \
+         {} with a signal since {}, {} with a family",
         r.tracked,
         r.with_page,
         r.fresh_cards,
@@ -25,7 +27,14 @@ pub(super) fn ingest(seed: &Path, out: &Path, base_url: &str) -> Result<(), CliE
         r.domains,
         r.files,
         out.display(),
-        started.elapsed().as_secs_f64()
+        started.elapsed().as_secs_f64(),
+        r.coverage.edgar_only,
+        r.coverage.press_only,
+        r.coverage.both,
+        r.coverage.no_signal,
+        r.coverage.recent,
+        r.coverage.recent_since,
+        r.coverage.with_family,
     );
     Ok(())
 }

@@ -8,8 +8,9 @@
 //!   held-aside set, measured once — kind accuracy 62.7 %, false signals 26.7 % — then tuned on);
 //! - held-aside sets, never tuned on, judged blind (the judge saw neither the rules nor the
 //!   verdicts): `heldaside.jsonl` (258 sentences, drawn with seed `gtms-25`: 130 at random,
-//!   128 with a signal keyword) and `heldaside_emitted.jsonl` (150 sentences the classifier
-//!   emitted when it was drawn, seed `gtms-25b`: the precision of what the cards serve).
+//!   128 with a signal keyword), `heldaside_emitted.jsonl` (150 sentences the final classifier
+//!   emits, seed `gtms-25c`: the precision of what the cards serve) and `new_sources.jsonl` (70
+//!   statements the seed serves from the 2024–2026 filings, 50, and the press releases, 20).
 //!
 //! Prints, per set, kind accuracy (emitted signals of the judged kind), false signals (emitted,
 //! judged no event), the recall of judged triggers and the share of random sentences emitted;
@@ -170,9 +171,10 @@ fn signal_quality_meets_its_budgets_on_the_development_sets_and_reports_the_held
     for (name, file) in [
         ("held aside: heldaside.jsonl", "heldaside.jsonl"),
         ("held aside: heldaside_emitted.jsonl", "heldaside_emitted.jsonl"),
+        ("held aside: new_sources.jsonl", "new_sources.jsonl"),
     ] {
         let set = read(file);
-        assert!(set.len() >= 150, "{file} has {} sentences", set.len());
+        assert!(set.len() >= 70, "{file} has {} sentences", set.len());
         // Errors are not printed: reading them is how a held-aside set becomes a tuned one.
         print(name, &evaluate(&set), false);
     }

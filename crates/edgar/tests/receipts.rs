@@ -1,6 +1,6 @@
 //! The truth rule over every generated card, not a sample: each claim (statement, executive,
-//! subsidiary) carries an EDGAR URL and a quote that stands verbatim in the document at that
-//! URL. The source documents live in `../shared/data` beside the repository (present on
+//! subsidiary) carries the address of its record — an EDGAR URL, or the company's own press
+//! release (source `press_release`) — and a quote that stands verbatim in the record's text. The source documents live in `../shared/data` beside the repository (present on
 //! developer machines and in CI; set GTMS_SHARED_DATA to point elsewhere). Without them only the URL checks run.
 
 use std::collections::HashMap;
@@ -8,9 +8,10 @@ use std::path::PathBuf;
 
 use gtms_companies::assets::{AssetTable, registry_json};
 use gtms_companies::directory::Directory;
-use gtms_companies::domain::Receipt;
+use gtms_companies::domain::{Receipt, Source};
 use gtms_edgar::extract::documents::{DocText, Loaded, load};
 use gtms_edgar::extract::manifest::read_manifest;
+use gtms_edgar::extract::press::read_releases;
 
 /// The repository's root (tests run in this crate's directory).
 fn root() -> PathBuf {
@@ -40,7 +41,15 @@ fn every_claim_on_every_card_is_a_verbatim_quote_of_its_edgar_document() {
     let receipts = all_receipts(&dir);
     assert!(dir.with_page() > 0 && !receipts.is_empty());
     for (slug, r) in &receipts {
-        assert!(r.url().starts_with("https://www.sec.gov/Archives/edgar/data/"), "{slug}: {}", r.url());
+        match r.source() {
+            Source::Edgar => {
+                assert!(r.url().starts_with("https://www.sec.gov/Archives/edgar/data/"), "{slug}: {}", r.url());
+            }
+            Source::PressRelease => {
+                assert!(r.url().starts_with("https://") && r.accession().is_none(), "{slug}: {}", r.url());
+                assert_eq!(r.form(), "press release", "{slug}");
+            }
+        }
         assert!(!r.quote().trim().is_empty(), "{slug}");
     }
     let Some(data) = shared_data() else {
@@ -54,6 +63,9 @@ fn every_claim_on_every_card_is_a_verbatim_quote_of_its_edgar_document() {
         rows_by_url.entry(row.url.as_str()).or_default().push(i);
     }
     let mut texts: HashMap<String, Vec<DocText>> = HashMap::new();
+    for release in read_releases(&data).expect("press releases").into_values().flatten() {
+        texts.entry(release.url).or_default().push(release.text);
+    }
     let mut missing = Vec::new();
     for (slug, receipt) in &receipts {
         let docs = texts.entry(receipt.url().to_owned()).or_insert_with(|| {

@@ -65,7 +65,8 @@ fn classify_writes_the_extractors_verdict_for_each_input_line() {
     assert_eq!(lines[1], serde_json::json!({"kind": null, "trigger": false, "score": 0}), "headcount is no signal");
     assert_eq!(lines[2]["kind"], "expansion");
     assert_eq!(lines[2]["trigger"], false, "a plan is a signal but not a trigger");
-    assert_eq!(lines[3]["kind"], serde_json::Value::Null, "over two years before its filing");
+    assert_eq!(lines[3]["kind"], "capital_raise", "an old event keeps its kind");
+    assert_eq!(lines[3]["trigger"], false, "over two years before its filing it is no trigger");
 }
 
 #[test]

@@ -1,4 +1,5 @@
-//! Cards from seed rows: who gets a page (at least one receipted statement), slug assignment
+//! Cards from seed rows: who gets a page (at least one receipted claim: a signal, an executive
+//! or a subsidiary), slug assignment
 //! (colliding base slugs all take their ticker, so a slug never depends on input order), and
 //! the card itself with its signals dated and the most recent first.
 
@@ -16,11 +17,18 @@ use crate::seed::{SeedCompany, Statement};
 /// ticker, as colliding slugs do.
 const RESERVED: [&str; 5] = ["data", "sector", "letter", "index", "page"];
 
+/// Whether a company gets a card and a page: it has at least one receipted claim. A company
+/// whose filings name its subsidiaries or officers but state no event still has a family and
+/// people worth serving; its card says it has no signal.
+pub fn has_page(company: &SeedCompany) -> bool {
+    !(company.statements.is_empty() && company.executives.is_empty() && company.subsidiaries.is_empty())
+}
+
 /// Assigns a unique slug to every company with a page; keyed by CIK.
 pub fn assign_slugs(companies: &[SeedCompany]) -> BTreeMap<String, Slug> {
     let paged: Vec<(&SeedCompany, Slug)> = companies
         .iter()
-        .filter(|c| !c.statements.is_empty())
+        .filter(|c| has_page(c))
         .filter_map(|c| {
             let base =
                 names::base_slug(&c.legal_name).or_else(|| c.tickers.first().and_then(|t| Slug::from_name(t)))?;
@@ -101,6 +109,11 @@ fn signal(claim: &Claim<Statement>, built: NaiveDate) -> Claim<Signal> {
 /// The card's freshness in one sentence.
 fn freshness_sentence(why_now: &[Claim<Signal>], fresh: usize, built: NaiveDate) -> String {
     let total = why_now.len();
+    if total == 0 {
+        return "No signal: the filings we hold state no event of this company; its card carries \
+                what they do name (subsidiaries, executives)."
+            .to_owned();
+    }
     if fresh > 0 {
         let of = if fresh == total { format!("All {total}") } else { format!("{fresh} of {total}") };
         let verb = if fresh == 1 { "signal is" } else { "signals are" };

@@ -7,9 +7,48 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use crate::card::{Card, RegistryRow};
-use crate::domain::Slug;
+use crate::domain::{Slug, Source};
 use crate::hubs;
 use crate::seed::SeedCompany;
+
+/// How the cards' claims are covered: which kind of record their signals come from, how many
+/// carry a recent signal (filed or published since 1 January of the year before the data
+/// build) and how many a family. Printed by the ingest and written into `index.json`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Coverage {
+    /// Cards whose signals all come from EDGAR filings.
+    pub edgar_only: usize,
+    /// Cards whose signals all come from the company's press releases.
+    pub press_only: usize,
+    /// Cards with signals of both kinds.
+    pub both: usize,
+    /// Cards with no signal (a family or executives only).
+    pub no_signal: usize,
+    /// The first day a signal counts as recent.
+    pub recent_since: String,
+    /// Cards with a signal filed or published on or after `recent_since`.
+    pub recent: usize,
+    /// Cards with at least one subsidiary.
+    pub with_family: usize,
+}
+
+pub fn coverage(cards: &[Card], generated_at: &str) -> Coverage {
+    let year: i32 = generated_at.get(..4).and_then(|y| y.parse().ok()).unwrap_or(1970);
+    let recent_since = format!("{}-01-01", year - 1);
+    let mut c = Coverage { recent_since, ..Coverage::default() };
+    for card in cards {
+        let sources = |s: Source| card.why_now.iter().any(|w| w.receipt().source() == s);
+        match (sources(Source::Edgar), sources(Source::PressRelease)) {
+            (true, true) => c.both += 1,
+            (true, false) => c.edgar_only += 1,
+            (false, true) => c.press_only += 1,
+            (false, false) => c.no_signal += 1,
+        }
+        c.recent += usize::from(card.why_now.iter().any(|w| w.receipt().filed() >= c.recent_since.as_str()));
+        c.with_family += usize::from(!card.family.subsidiaries.is_empty());
+    }
+    c
+}
 
 pub fn index_json(generated_at: &str, tracked: usize, cards: &[Card]) -> Value {
     let companies: Vec<Value> = cards
@@ -34,6 +73,7 @@ pub fn index_json(generated_at: &str, tracked: usize, cards: &[Card]) -> Value {
         "generated_at": generated_at,
         "tracked": tracked,
         "with_page": cards.len(),
+        "coverage": coverage(cards, generated_at),
         "companies": companies,
         "sectors": sectors,
         "letters": letters,

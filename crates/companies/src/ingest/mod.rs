@@ -6,6 +6,7 @@
 
 mod cards;
 mod indexes;
+pub use indexes::Coverage;
 pub mod pages;
 mod texts;
 
@@ -46,6 +47,7 @@ pub struct IngestReport {
     pub subsidiaries: usize,
     pub domains: usize,
     pub files: usize,
+    pub coverage: Coverage,
 }
 
 /// Every generated file: public URL path (without the leading `/`) to bytes.
@@ -133,6 +135,7 @@ pub fn build(companies: &[SeedCompany], base_url: &str) -> Result<Generated, Ing
         subsidiaries: page_cards.iter().map(|c| c.family.subsidiaries.len()).sum(),
         domains: companies.iter().filter(|c| c.domain.is_some()).count(),
         files: public.len(),
+        coverage: indexes::coverage(&page_cards, &generated_at),
     };
     let registry = to_json("registry", &indexes::registry(companies, &slugs))?;
     Ok(Generated { public, registry, report })

@@ -10,7 +10,7 @@ use maud::{DOCTYPE, Markup, PreEscaped, html};
 use serde_json::json;
 
 use crate::card::{Card, Signal};
-use crate::domain::{Claim, Receipt};
+use crate::domain::{Claim, Receipt, Source};
 use crate::freshness;
 use crate::hubs;
 
@@ -92,10 +92,51 @@ pub fn age_words(date: &str, built: NaiveDate) -> String {
 fn receipt(r: &Receipt, built: NaiveDate) -> Markup {
     html! {
         blockquote cite=(r.url()) { (r.quote()) }
+        (source_line(r, built))
+    }
+}
+
+/// The record a claim comes from: its link, its date (a press release's is its publication
+/// date) and its age in words.
+fn source_line(r: &Receipt, built: NaiveDate) -> Markup {
+    let dated = if r.source() == Source::PressRelease { " · published " } else { " · filed " };
+    html! {
         p.source {
             a href=(r.url()) rel="nofollow" { (r.document()) }
-            " · filed " time datetime=(r.filed()) { (r.filed()) }
+            (dated) time datetime=(r.filed()) { (r.filed()) }
             " · " (age_words(r.filed(), built))
+        }
+    }
+}
+
+/// Most subsidiaries a page lists; the JSON card has them all.
+const FAMILY_ON_PAGE: usize = 40;
+
+/// The subsidiaries, grouped by the exhibit that lists them: each line quoted as the exhibit
+/// gives it, the exhibit's link and date once per group (a list of 100 names, each with the same
+/// receipt, would outgrow the page budget).
+fn family(card: &Card, built: NaiveDate) -> Markup {
+    let subs = &card.family.subsidiaries;
+    let shown = &subs[..subs.len().min(FAMILY_ON_PAGE)];
+    let mut groups: Vec<(&Receipt, Vec<&Receipt>)> = Vec::new();
+    for claim in shown {
+        let r = claim.receipt();
+        match groups.iter_mut().find(|(first, _)| first.url() == r.url()) {
+            Some((_, members)) => members.push(r),
+            None => groups.push((r, vec![r])),
+        }
+    }
+    html! {
+        ul.claims aria-labelledby="family" {
+            @for (first, members) in &groups {
+                li.claim {
+                    ul.names { @for r in members { li { q cite=(r.url()) { (r.quote()) } } } }
+                    (source_line(first, built))
+                }
+            }
+        }
+        @if subs.len() > shown.len() {
+            p { (subs.len() - shown.len()) " more in the " a href={ "/company/data/" (card.slug) ".json" } { "JSON card" } "." }
         }
     }
 }
@@ -128,8 +169,13 @@ fn json_ld(card: &Card, build: &Build) -> Markup {
     if let Some(domain) = &card.domain {
         org["url"] = json!(format!("https://{domain}"));
     }
-    let subs: Vec<_> =
-        card.family.subsidiaries.iter().map(|s| json!({ "@type": "Organization", "name": s.value().name })).collect();
+    let subs: Vec<_> = card
+        .family
+        .subsidiaries
+        .iter()
+        .take(FAMILY_ON_PAGE)
+        .map(|s| json!({ "@type": "Organization", "name": s.value().name }))
+        .collect();
     if !subs.is_empty() {
         org["subOrganization"] = json!(subs);
     }
@@ -177,17 +223,7 @@ pub fn company(card: &Card, build: &Build) -> String {
         }
         h2 #family { "Family" }
         @if card.family.subsidiaries.is_empty() { p { "No subsidiary is named in the filings we hold." } }
-        ul.claims aria-labelledby="family" {
-            @for claim in &card.family.subsidiaries {
-                li.claim {
-                    p.person {
-                        strong { (claim.value().name) }
-                        @if let Some(j) = &claim.value().jurisdiction { " — " (j) }
-                    }
-                    (receipt(claim.receipt(), built))
-                }
-            }
-        }
+        (family(card, built))
     };
     layout(&title, &format!("/company/{}", card.slug), build, head, body)
 }

@@ -4,13 +4,14 @@
 use std::fmt::Write;
 
 use crate::card::Card;
+use crate::domain::Source;
 
 pub fn root_llms(base: &str, tracked: usize, with_page: usize) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "# gtms\n");
     let _ = writeln!(
         s,
-        "> Receipted facts about US public companies from SEC EDGAR filings: {tracked} tracked companies, {with_page} with a public card. Every claim carries the verbatim sentence and the EDGAR address of the filing it came from.\n"
+        "> Receipted facts about US public companies from their SEC EDGAR filings and their own press releases: {tracked} tracked companies, {with_page} with a public card. Every claim carries the verbatim sentence and the address of the record it came from; its receipt's `source` says which kind (`edgar`: the filing, with its accession; `press_release`: the company's release, dated by its publication). Where both state the same sentence, the filing is the receipt.\n"
     );
     let _ = writeln!(
         s,
@@ -40,7 +41,7 @@ pub fn company_llms(base: &str, tracked: usize, cards: &[Card]) -> String {
     let _ = writeln!(s, "# gtms company directory\n");
     let _ = writeln!(
         s,
-        "> {} of {tracked} tracked US public companies have a card with receipted statements from their SEC filings. Each card is JSON at /company/data/{{slug}}.json.\n",
+        "> {} of {tracked} tracked US public companies have a card with receipted claims from their SEC filings and press releases. Each card is JSON at /company/data/{{slug}}.json.\n",
         cards.len()
     );
     let _ = writeln!(s, "## Companies\n");
@@ -48,12 +49,14 @@ pub fn company_llms(base: &str, tracked: usize, cards: &[Card]) -> String {
         let sector = card.sector.as_deref().unwrap_or("Unclassified");
         let _ = writeln!(
             s,
-            "- [{} ({})]({base}/company/data/{}.json): {sector}; {} receipted statements, {} executives",
+            "- [{} ({})]({base}/company/data/{}.json): {sector}; {} receipted statements ({} from press releases), {} executives, {} subsidiaries",
             card.legal_name,
             card.ticker,
             card.slug,
             card.why_now.len(),
-            card.executives.len()
+            card.why_now.iter().filter(|w| w.receipt().source() == Source::PressRelease).count(),
+            card.executives.len(),
+            card.family.subsidiaries.len()
         );
     }
     s

@@ -1,8 +1,10 @@
 //! Building one company's row of the extract from its manifest rows and executive records:
 //! loads its quotable documents (exact or inferred URL, or 10-K item text whose URL is the
 //! filing's EDGAR index page; always a known filing date), collects and ranks statements, receipts
-//! executives and reads Exhibit 21/22 subsidiaries. A full submission contributes only the
-//! `<DOCUMENT>`s that the manifest does not list on their own, so no text counts twice.
+//! executives and reads Exhibit 21/22 subsidiaries (Exhibit 8 of a 20-F). The company's press
+//! releases are searched like filings and receipted by their own address; where a release and
+//! a filing state the same sentence, the filing's copy is kept. A full submission contributes
+//! only the `<DOCUMENT>`s that the manifest does not list on their own, so no text counts twice.
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -11,12 +13,13 @@ use super::ExtractError;
 use super::documents::{DocText, Loaded, load};
 use super::executives::{ExecRecord, executives};
 use super::manifest::ManifestRow;
-use super::rank::select;
+use super::press::Release;
+use super::rank::{dedupe_key, select};
 use super::reference::Reference;
 use super::registry::Tracked;
 use super::statements::{candidates, name_word};
 use super::subsidiaries::subsidiaries;
-use gtms_companies::domain::{Claim, Receipt};
+use gtms_companies::domain::{Claim, PRESS_RELEASE_FORM, Receipt};
 use gtms_companies::seed::{SeedCompany, Statement};
 
 /// Document types whose prose may hold company statements.
@@ -33,6 +36,30 @@ pub struct Source {
     pub filed: String,
     pub accession: String,
     pub doc_type: String,
+    /// A company press release rather than an EDGAR document.
+    pub press: bool,
+}
+
+impl Source {
+    fn release(r: &Release) -> Self {
+        Self {
+            text: r.text.clone(),
+            url: r.url.clone(),
+            form: PRESS_RELEASE_FORM.to_owned(),
+            filed: r.published.clone(),
+            accession: String::new(),
+            doc_type: PRESS_RELEASE_FORM.to_owned(),
+            press: true,
+        }
+    }
+
+    fn receipt(&self, quote: String) -> Option<Receipt> {
+        if self.press {
+            Receipt::press_release(quote, &self.url, &self.filed).ok()
+        } else {
+            Receipt::new(quote, &self.url, &self.form, &self.filed, &self.accession).ok()
+        }
+    }
 }
 
 /// A built row and how many of its quotes failed verification.
@@ -47,9 +74,12 @@ pub fn is_prose(doc_type: &str) -> bool {
     PROSE_TYPES.iter().any(|p| doc_type.starts_with(p))
 }
 
-/// Whether a document of this `<TYPE>` lists subsidiaries.
-pub fn is_subsidiary_list(doc_type: &str) -> bool {
-    doc_type.starts_with("EX-21") || doc_type.starts_with("EX-22")
+/// Whether a document of this `<TYPE>` in a `form` filing lists subsidiaries: Exhibit 21 or 22,
+/// or Exhibit 8 of a 20-F (its list of subsidiaries; Exhibit 8 of other forms is a tax opinion).
+pub fn is_subsidiary_list(doc_type: &str, form: &str) -> bool {
+    doc_type.starts_with("EX-21")
+        || doc_type.starts_with("EX-22")
+        || (doc_type.starts_with("EX-8") && form.starts_with("20-F"))
 }
 
 /// Builds the row of one tracked company. `listed` holds (accession, document) of every
@@ -61,26 +91,30 @@ pub fn build(
     rows: &[ManifestRow],
     listed: &BTreeSet<(String, String)>,
     exec_records: &[ExecRecord],
+    releases: &[Release],
 ) -> Result<Built, ExtractError> {
-    let sources = load_sources(data_dir, rows, listed)?;
+    let mut sources = load_sources(data_dir, rows, listed)?;
+    sources.extend(releases.iter().map(Source::release));
     let name = name_word(&tracked.legal_name);
     let mut all = Vec::new();
-    for (i, s) in sources.iter().enumerate().filter(|(_, s)| is_prose(&s.doc_type)) {
+    for (i, s) in sources.iter().enumerate().filter(|(_, s)| s.press || is_prose(&s.doc_type)) {
         all.extend(candidates(&s.text, i, &s.form, &s.filed, name.as_deref()));
     }
+    let in_filings: BTreeSet<String> =
+        all.iter().filter(|c| !sources[c.doc].press).map(|c| dedupe_key(&c.quote)).collect();
+    all.retain(|c| !sources[c.doc].press || !in_filings.contains(&dedupe_key(&c.quote)));
     let ranked = select(all, |doc| sources[doc].filed.clone(), |c| sources[c.doc].text.contains_verbatim(&c.quote));
     let statements = ranked
         .kept
         .into_iter()
         .filter_map(|c| {
-            let s = &sources[c.doc];
-            let receipt = Receipt::new(c.quote.clone(), &s.url, &s.form, &s.filed, &s.accession).ok()?;
+            let receipt = sources[c.doc].receipt(c.quote.clone())?;
             Some(Claim::new(Statement { kind: c.kind, text: c.quote, event_date: c.event_date }, receipt))
         })
         .collect();
     let execs = executives(exec_records, |url| sources.iter().find(|s| s.url == url).map(|s| &s.text));
     let mut subs = Vec::new();
-    for s in sources.iter().filter(|s| is_subsidiary_list(&s.doc_type)) {
+    for s in sources.iter().filter(|s| is_subsidiary_list(&s.doc_type, &s.form)) {
         for claim in subsidiaries(&s.text, &s.url, &s.form, &s.filed, &s.accession) {
             if !subs.iter().any(|c: &Claim<_>| c.value() == claim.value()) {
                 subs.push(claim);
@@ -113,7 +147,7 @@ fn load_sources(
     let mut rows: Vec<&ManifestRow> = rows
         .iter()
         .filter(|r| (r.quotable() || r.content_kind == "extracted-items") && r.filed.len() == 10)
-        .filter(|r| r.is_full_submission() || is_prose(&r.doc_type) || is_subsidiary_list(&r.doc_type))
+        .filter(|r| r.is_full_submission() || is_prose(&r.doc_type) || is_subsidiary_list(&r.doc_type, &r.form))
         .collect();
     rows.sort_by(|a, b| b.filed.cmp(&a.filed).then_with(|| a.local_path.cmp(&b.local_path)));
     let mut sources = Vec::new();
@@ -125,12 +159,17 @@ fn load_sources(
             filed: row.filed.clone(),
             accession: row.accession.clone(),
             doc_type: doc_type.to_owned(),
+            press: false,
         };
         match load(data_dir, row)? {
             Loaded::Text(text) => sources.push(source(text, &row.doc_type)),
             Loaded::Submission(parts) => {
+                // A full submission gives the documents not stored on their own; a document
+                // stored in its `<DOCUMENT>` wrapper (the fresher filings) is the row itself.
                 for part in parts {
-                    if !listed.contains(&(row.accession.clone(), part.filename.clone())) {
+                    let elsewhere =
+                        row.is_full_submission() && listed.contains(&(row.accession.clone(), part.filename.clone()));
+                    if !elsewhere {
                         sources.push(source(part.text, &part.doc_type));
                     }
                 }
@@ -152,6 +191,8 @@ mod tests {
         for t in ["EX-23.1", "EX-5.1", "EX-10.1", "13F-HR", "4", "CORRESP", "filing-index"] {
             assert!(!is_prose(t), "{t}");
         }
-        assert!(is_subsidiary_list("EX-21.1") && is_subsidiary_list("EX-22.1") && !is_subsidiary_list("EX-23"));
+        assert!(is_subsidiary_list("EX-21.1", "10-K") && is_subsidiary_list("EX-22.1", "10-K"));
+        assert!(is_subsidiary_list("EX-8.1", "20-F") && is_subsidiary_list("EX-8", "20-F/A"));
+        assert!(!is_subsidiary_list("EX-23", "10-K") && !is_subsidiary_list("EX-8.1", "S-1"));
     }
 }

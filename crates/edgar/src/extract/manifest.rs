@@ -1,5 +1,6 @@
-//! `filings/manifest.csv`: which stored document belongs to which company and filing, and
-//! at which EDGAR address. Also fills missing filing dates from the metadata-only indexes
+//! `filings/manifest.csv` and `fresh/manifest.csv` (the 2024–2026 filings, same columns, its
+//! paths under `fresh/`): which stored document belongs to which company and filing, and at
+//! which EDGAR address. Also fills missing filing dates from the metadata-only indexes
 //! (`sgml_headers_sp500.csv`, `submissions_recent_filings.csv.gz`) by accession number,
 //! and cleans stray markup out of the `form` column. Reads no document bodies.
 
@@ -11,6 +12,9 @@ use super::ExtractError;
 use super::registry::normalise_cik;
 
 pub const MANIFEST_FILE: &str = "filings/manifest.csv";
+
+/// The fresher filings' manifest, read after the first when it is there.
+pub const FRESH_MANIFEST_FILE: &str = "fresh/manifest.csv";
 
 /// One stored document or text, as the manifest describes it.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
@@ -38,15 +42,24 @@ impl ManifestRow {
     }
 }
 
-/// Reads the manifest: CIKs zero-padded, forms cleaned, missing `filed` dates filled from
-/// the filing indexes where the accession is known there. Order is the file's order.
+/// Reads the manifests (`filings/`, then `fresh/` when present): CIKs zero-padded, forms
+/// cleaned, missing `filed` dates filled from the filing indexes where the accession is known
+/// there. Order is the files' order.
 pub fn read_manifest(data_dir: &Path) -> Result<Vec<ManifestRow>, ExtractError> {
     let dates = filing_dates(data_dir)?;
-    let path = data_dir.join(MANIFEST_FILE);
-    let mut reader = csv::Reader::from_path(&path).map_err(|e| ExtractError::csv(&path, e))?;
     let mut rows = Vec::new();
+    read_one(&data_dir.join(MANIFEST_FILE), &dates, &mut rows)?;
+    let fresh = data_dir.join(FRESH_MANIFEST_FILE);
+    if fresh.exists() {
+        read_one(&fresh, &dates, &mut rows)?;
+    }
+    Ok(rows)
+}
+
+fn read_one(path: &Path, dates: &BTreeMap<String, String>, rows: &mut Vec<ManifestRow>) -> Result<(), ExtractError> {
+    let mut reader = csv::Reader::from_path(path).map_err(|e| ExtractError::csv(path, e))?;
     for row in reader.deserialize::<ManifestRow>() {
-        let mut row = row.map_err(|e| ExtractError::csv(&path, e))?;
+        let mut row = row.map_err(|e| ExtractError::csv(path, e))?;
         let Some(cik) = normalise_cik(&row.cik) else {
             continue;
         };
@@ -59,7 +72,7 @@ pub fn read_manifest(data_dir: &Path) -> Result<Vec<ManifestRow>, ExtractError> 
         }
         rows.push(row);
     }
-    Ok(rows)
+    Ok(())
 }
 
 /// `8-K</strong>` → `8-K`: the form column sometimes carries the tail of an HTML cell.

@@ -13,6 +13,7 @@ pub mod documents;
 pub mod exclusions;
 pub mod executives;
 pub mod manifest;
+pub mod press;
 pub mod rank;
 pub mod reference;
 pub mod registry;
@@ -102,10 +103,12 @@ pub fn run(from: &Path, out: &Path, show_progress: bool) -> Result<ExtractReport
         rows_by_cik.entry(row.cik.as_str()).or_default().push(row.clone());
     }
     let exec_records = executives::read_records(from)?;
+    let releases = press::read_releases(from)?;
     let progress = progress_bar(tracked.len(), show_progress);
     let no_rows = Vec::new();
     let no_execs = Vec::new();
     let no_reference = reference::Reference::default();
+    let no_releases = Vec::new();
     let work: Vec<&registry::Tracked> = tracked.values().collect();
     let build_one = |t: &&registry::Tracked| {
         let built = build(
@@ -115,6 +118,7 @@ pub fn run(from: &Path, out: &Path, show_progress: bool) -> Result<ExtractReport
             rows_by_cik.get(t.cik.as_str()).unwrap_or(&no_rows),
             &listed,
             exec_records.get(&t.cik).unwrap_or(&no_execs),
+            releases.get(&t.cik).unwrap_or(&no_releases),
         );
         progress.inc(1);
         built

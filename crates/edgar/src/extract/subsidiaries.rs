@@ -46,7 +46,15 @@ const ENTITY_WORDS: [&str; 27] = [
 const ROLE_WORDS: [&str; 4] = ["issuer", "guarantor", "co-issuer", "parent"];
 
 /// Jurisdictions recognised at the end of a line (longest first where one contains another).
-const JURISDICTIONS: [&str; 72] = [
+const JURISDICTIONS: [&str; 114] = [
+    "People's Republic of China",
+    "People’s Republic of China",
+    "Hong Kong SAR",
+    "Macau SAR",
+    "United Arab Emirates",
+    "Marshall Islands",
+    "Republic of Korea",
+    "the PRC",
     "British Virgin Islands",
     "Cayman Islands",
     "England and Wales",
@@ -119,6 +127,40 @@ const JURISDICTIONS: [&str; 72] = [
     "Japan",
     "China",
     "Singapore",
+    "PRC",
+    "Macau",
+    "Macao",
+    "Taiwan",
+    "Malaysia",
+    "Labuan",
+    "Samoa",
+    "Seychelles",
+    "Mauritius",
+    "Anguilla",
+    "Korea",
+    "India",
+    "Australia",
+    "Switzerland",
+    "Israel",
+    "Thailand",
+    "Vietnam",
+    "Indonesia",
+    "Philippines",
+    "Mexico",
+    "Brazil",
+    "Italy",
+    "Spain",
+    "Sweden",
+    "Denmark",
+    "Norway",
+    "Belgium",
+    "Austria",
+    "Poland",
+    "Cyprus",
+    "Greece",
+    "BVI",
+    "Cayman",
+    "Myanmar",
 ];
 
 /// Subsidiaries listed in an exhibit, each receipted by its line.
@@ -148,9 +190,14 @@ pub fn parse_line(line: &str) -> Option<Subsidiary> {
     if line.len() > MAX_LINE || heading || has_contact_data(line) {
         return None;
     }
-    let (mut rest, jurisdiction) = match JURISDICTIONS.iter().find(|j| ends_with_word(line, j)) {
-        Some(j) => (line[..line.len() - j.len()].trim_end(), Some((*j).to_owned())),
-        None => (line, None),
+    // An ownership column ("100%", "51.5 %") may follow the jurisdiction.
+    let row = without_percentages(line);
+    let (mut rest, jurisdiction) = match JURISDICTIONS.iter().find(|j| ends_with_word(row, j)) {
+        Some(j) => {
+            let trimmed = row.trim_end_matches([' ', '.', ')']);
+            (trimmed[..trimmed.len() - j.len()].trim_end(), Some((*j).to_owned()))
+        }
+        None => (row, None),
     };
     loop {
         let trimmed = rest.trim_end_matches([' ', ',', '(', ')', '-', '\u{2013}', '\u{2014}', ':']);
@@ -168,6 +215,20 @@ pub fn parse_line(line: &str) -> Option<Subsidiary> {
         name.split([' ', ',']).any(|w| ENTITY_WORDS.contains(&w.trim_end_matches('.').to_lowercase().as_str()));
     (has_entity_word && name.len() >= 4 && name.chars().next().is_some_and(char::is_alphanumeric))
         .then(|| Subsidiary { name: name.to_owned(), jurisdiction })
+}
+
+/// The line without the percentages at its end ("100%", "51.5 %").
+fn without_percentages(line: &str) -> &str {
+    let mut rest = line.trim_end();
+    while let Some(before) = rest.strip_suffix('%') {
+        let before = before.trim_end();
+        let number = before.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+        if number.len() == before.len() || number.trim_end().is_empty() {
+            break;
+        }
+        rest = number.trim_end();
+    }
+    rest
 }
 
 fn ends_with_word(line: &str, word: &str) -> bool {
@@ -190,6 +251,22 @@ mod tests {
         );
         let s = parse_line("Braeburn Capital, Inc. Nevada");
         assert_eq!(s.map(|s| (s.name, s.jurisdiction)), Some(("Braeburn Capital, Inc.".into(), Some("Nevada".into()))));
+    }
+
+    #[test]
+    fn twenty_f_rows_with_an_ownership_column_keep_name_and_jurisdiction() {
+        let s = parse_line("Kayser Myanmar Manufacturing Company Ltd. Myanmar 100%");
+        assert_eq!(
+            s.map(|s| (s.name, s.jurisdiction)),
+            Some(("Kayser Myanmar Manufacturing Company Ltd.".into(), Some("Myanmar".into())))
+        );
+        let s = parse_line("Beijing Century Friendship Technology Co., Ltd. PRC 100 %");
+        assert_eq!(
+            s.map(|s| (s.name, s.jurisdiction)),
+            Some(("Beijing Century Friendship Technology Co., Ltd.".into(), Some("PRC".into())))
+        );
+        let s = parse_line("Ctrip.com (Hong Kong) Limited Hong Kong SAR");
+        assert_eq!(s.and_then(|s| s.jurisdiction), Some("Hong Kong SAR".into()));
     }
 
     #[test]

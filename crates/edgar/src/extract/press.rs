@@ -1,0 +1,114 @@
+//! Company press releases (`fresh/press/press_releases.jsonl.gz`, CC0): the second kind of
+//! record a claim may come from. Each release has its issuer's CIK, its own address and its
+//! publication date; its text becomes lines like a filing's, and a statement found in it is
+//! receipted by that address and date (`Receipt::press_release`), its quote checked against
+//! the release text like any quote. The archive replaced e-mail addresses and phone numbers
+//! with markers; a line holding a marker is a contact block and is dropped whole, and the
+//! contact scanner still runs over every sentence.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use super::ExtractError;
+use super::documents::DocText;
+use super::manifest::read_gz;
+use super::registry::normalise_cik;
+use super::text::text_to_lines;
+
+pub const RELEASES_FILE: &str = "fresh/press/press_releases.jsonl.gz";
+
+/// What the archive put where it removed contact details.
+const CONTACT_MARKERS: [&str; 2] = ["[email removed]", "[phone removed]"];
+
+/// One release as the archive gives it.
+#[derive(Debug, Clone, serde::Deserialize)]
+struct Raw {
+    url: String,
+    published: String,
+    cik: String,
+    text: String,
+}
+
+/// One press release of a company: its own address, its publication date and its text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Release {
+    pub url: String,
+    pub published: String,
+    pub text: DocText,
+}
+
+/// The releases by issuer CIK (zero-padded), in file order; none when the file is absent.
+/// A release without an https address or a `YYYY-MM-DD` date cannot back a receipt and is
+/// skipped.
+pub fn read_releases(data_dir: &Path) -> Result<BTreeMap<String, Vec<Release>>, ExtractError> {
+    let path = data_dir.join(RELEASES_FILE);
+    let mut by_cik: BTreeMap<String, Vec<Release>> = BTreeMap::new();
+    if !path.exists() {
+        return Ok(by_cik);
+    }
+    let bytes = read_gz(&path)?;
+    for line in String::from_utf8_lossy(&bytes).lines().filter(|l| !l.trim().is_empty()) {
+        let raw: Raw = serde_json::from_str(line).map_err(|e| ExtractError::json(&path, e))?;
+        let Some(cik) = normalise_cik(&raw.cik) else { continue };
+        if !raw.url.starts_with("https://") || !is_date(&raw.published) {
+            continue;
+        }
+        by_cik.entry(cik).or_default().push(release(raw));
+    }
+    Ok(by_cik)
+}
+
+fn release(raw: Raw) -> Release {
+    let lines =
+        text_to_lines(&raw.text).into_iter().filter(|l| !CONTACT_MARKERS.iter().any(|m| l.contains(m))).collect();
+    Release { url: raw.url, published: raw.published, text: DocText::from_lines(lines) }
+}
+
+fn is_date(s: &str) -> bool {
+    s.len() == 10 && s.bytes().enumerate().all(|(i, b)| if i == 4 || i == 7 { b == b'-' } else { b.is_ascii_digit() })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn raw(text: &str) -> Raw {
+        Raw {
+            url: "https://www.newmediawire.com/news/geovax-reports-results".into(),
+            published: "2025-03-20".into(),
+            cik: "1027183".into(),
+            text: text.into(),
+        }
+    }
+
+    #[test]
+    fn contact_blocks_are_dropped_and_the_rest_keeps_its_lines() {
+        let r = release(raw(
+            "ATLANTA, GA - GeoVax Labs, Inc. (Nasdaq: GOVX) announced today that it received a BARDA award.\n\nMedia Contact: Jane Roe [email removed] [phone removed]\n\nAbout GeoVax\nGeoVax is a biotechnology company.",
+        ));
+        assert!(r.text.lines.iter().all(|l| !l.contains("removed")), "{:?}", r.text.lines);
+        assert!(r.text.contains_verbatim(
+            "ATLANTA, GA - GeoVax Labs, Inc. (Nasdaq: GOVX) announced today that it received a BARDA award."
+        ));
+        assert!(!r.text.contains_verbatim("GeoVax Labs announced a merger."));
+    }
+
+    #[test]
+    fn releases_without_an_https_address_or_a_date_are_skipped() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let file = dir.path().join(RELEASES_FILE);
+        std::fs::create_dir_all(file.parent().unwrap_or(dir.path())).unwrap_or_else(|e| panic!("{e}"));
+        let lines = [
+            r#"{"url": "https://example.com/a", "published": "2025-01-02", "cik": "0000001800", "text": "A."}"#,
+            r#"{"url": "http://example.com/b", "published": "2025-01-02", "cik": "1800", "text": "B."}"#,
+            r#"{"url": "https://example.com/c", "published": "January 2025", "cik": "1800", "text": "C."}"#,
+        ];
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        std::io::Write::write_all(&mut gz, lines.join("\n").as_bytes()).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::write(&file, gz.finish().unwrap_or_default()).unwrap_or_else(|e| panic!("{e}"));
+        let by_cik = read_releases(dir.path()).unwrap_or_default();
+        let urls: Vec<&str> = by_cik.values().flatten().map(|r| r.url.as_str()).collect();
+        assert_eq!(urls, vec!["https://example.com/a"]);
+        assert!(by_cik.contains_key("0000001800"));
+    }
+}
