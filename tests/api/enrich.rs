@@ -11,14 +11,15 @@ use gtms::clock::ManualClock;
 use crate::envelope::assert_envelope;
 use crate::helpers::{TestApp, spawn_app, spawn_app_with, spawn_app_with_clock};
 
+/// A company whose card has a signal (a card may hold only a family or executives).
 fn with_page_and_domain(app: &TestApp) -> Company {
     app.state()
         .directory()
         .companies()
         .iter()
-        .find(|c| c.card.is_some() && c.row.domain.is_some())
+        .find(|c| c.card.as_ref().is_some_and(|card| !card.why_now.is_empty()) && c.row.domain.is_some())
         .cloned()
-        .expect("a company with a card and a domain")
+        .expect("a company with a signal and a domain")
 }
 
 fn without_page(app: &TestApp) -> Company {

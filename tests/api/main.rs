@@ -38,6 +38,7 @@ mod openapi;
 mod packaging;
 mod prometheus;
 mod rate_limits;
+mod record_kinds;
 mod rejections;
 mod route_table;
 mod rss_bound;

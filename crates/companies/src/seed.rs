@@ -45,6 +45,58 @@ pub struct Statement {
 pub struct Executive {
     pub name: String,
     pub title: String,
+    /// An officer of the company, or a member of its board only (from the title: a director,
+    /// chair or trustee title with no officer word in it).
+    #[serde(default)]
+    pub role: ExecutiveRole,
+    /// Whether the filing that names this person is at most 24 months older than the company's
+    /// newest filing we hold; an older one may be out of date, and is served marked so.
+    #[serde(default = "yes")]
+    pub current: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ExecutiveRole {
+    #[default]
+    Officer,
+    Director,
+}
+
+impl ExecutiveRole {
+    /// The role a title states: board-only titles are directors, every other title an officer.
+    pub fn of_title(title: &str) -> Self {
+        let t = title.to_lowercase();
+        let board = ["director", "chair", "trustee", "board"].iter().any(|w| t.contains(w));
+        let officer = [
+            "officer",
+            "chief",
+            "president",
+            "ceo",
+            "cfo",
+            "coo",
+            "vice",
+            "treasurer",
+            "secretary",
+            "counsel",
+            "controller",
+            "executive",
+        ]
+        .iter()
+        .any(|w| t.contains(w));
+        if board && !officer { Self::Director } else { Self::Officer }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Officer => "officer",
+            Self::Director => "director",
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]

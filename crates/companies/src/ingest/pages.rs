@@ -216,7 +216,11 @@ pub fn company(card: &Card, build: &Build) -> String {
         ul.claims aria-labelledby="executives" {
             @for claim in &card.executives {
                 li.claim {
-                    p.person { strong { (claim.value().name) } " — " (claim.value().title) }
+                    p.person {
+                        strong { (claim.value().name) } " — " (claim.value().title) " "
+                        span.tag { (claim.value().role.as_str()) }
+                        @if !claim.value().current { " " span.tag { "may be out of date" } }
+                    }
                     (receipt(claim.receipt(), built))
                 }
             }

@@ -112,7 +112,8 @@ pub fn build(
             Some(Claim::new(Statement { kind: c.kind, text: c.quote, event_date: c.event_date }, receipt))
         })
         .collect();
-    let execs = executives(exec_records, |url| sources.iter().find(|s| s.url == url).map(|s| &s.text));
+    let newest = sources.iter().filter(|s| !s.press).map(|s| s.filed.as_str()).max().unwrap_or_default();
+    let execs = executives(exec_records, |url| sources.iter().find(|s| s.url == url).map(|s| &s.text), newest);
     let mut subs = Vec::new();
     for s in sources.iter().filter(|s| is_subsidiary_list(&s.doc_type, &s.form)) {
         for claim in subsidiaries(&s.text, &s.url, &s.form, &s.filed, &s.accession) {

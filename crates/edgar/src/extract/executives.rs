@@ -17,9 +17,12 @@ use super::documents::DocText;
 use super::registry::normalise_cik;
 use super::titles::{clean_name, clean_title, person_key};
 use gtms_companies::domain::{Claim, Receipt};
-use gtms_companies::seed::Executive;
+use gtms_companies::seed::{Executive, ExecutiveRole};
 
 pub const PER_COMPANY: usize = 25;
+/// A person named only in a filing more than this many days (24 months) older than the
+/// company's newest filing is served marked not current.
+const CURRENT_DAYS: i64 = 24 * 31;
 const RECENT_DAYS: i64 = 400;
 const MAX_QUOTE: usize = 300;
 
@@ -76,8 +79,13 @@ pub fn read_records(data_dir: &Path) -> Result<BTreeMap<String, Vec<ExecRecord>>
 }
 
 /// Builds a company's receipted executives. `doc_of(url)` gives the text of the document
-/// at an EDGAR URL when it is stored.
-pub fn executives<'d>(records: &[ExecRecord], doc_of: impl Fn(&str) -> Option<&'d DocText>) -> Vec<Claim<Executive>> {
+/// at an EDGAR URL when it is stored; `newest_filing` is the company's newest filing date of
+/// any kind, against which a person is current or not. Current people come first.
+pub fn executives<'d>(
+    records: &[ExecRecord],
+    doc_of: impl Fn(&str) -> Option<&'d DocText>,
+    newest_filing: &str,
+) -> Vec<Claim<Executive>> {
     let mut best: BTreeMap<String, (ExecRecord, String, String)> = BTreeMap::new();
     for r in records.iter().filter(|r| r.filed.len() == 10) {
         let Some(name) = clean_name(&display_order(&r.person, r.source_rank)) else {
@@ -99,18 +107,22 @@ pub fn executives<'d>(records: &[ExecRecord], doc_of: impl Fn(&str) -> Option<&'
         }
     }
     let newest = best.values().map(|(r, _, _)| day_number(&r.filed)).max().unwrap_or(0);
-    let mut people: Vec<(u8, String, Claim<Executive>)> = best
+    let company_newest = day_number(newest_filing).max(newest);
+    let mut people: Vec<(bool, u8, String, Claim<Executive>)> = best
         .into_values()
         .filter(|(r, _, _)| newest - day_number(&r.filed) <= RECENT_DAYS)
         .filter_map(|(r, name, title)| {
             let doc = doc_of(&r.url)?;
             let quote = quote_for(doc, &r.person, &title)?;
             let receipt = Receipt::new(quote, &r.url, &r.form, &r.filed, &r.accession).ok()?;
-            Some((seniority(&title), name.clone(), Claim::new(Executive { name, title }, receipt)))
+            let current = company_newest - day_number(&r.filed) <= CURRENT_DAYS;
+            let role = ExecutiveRole::of_title(&title);
+            let person = Executive { name: name.clone(), title: title.clone(), role, current };
+            Some((!current, seniority(&title), name, Claim::new(person, receipt)))
         })
         .collect();
-    people.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
-    people.into_iter().take(PER_COMPANY).map(|(_, _, c)| c).collect()
+    people.sort_by(|a, b| (a.0, a.1, &a.2).cmp(&(b.0, b.1, &b.2)));
+    people.into_iter().take(PER_COMPANY).map(|(_, _, _, c)| c).collect()
 }
 
 /// Forms 3/4/5 give "Last First Middle"; turn it into "First Middle Last".
@@ -251,19 +263,50 @@ mod tests {
             record("Jane Roe", "Director", "2024-11-01", 1),
             record("Old Person", "Director", "2019-01-01", 1),
         ];
-        let execs = executives(&records, |_| Some(&doc));
+        let execs = executives(&records, |_| Some(&doc), "");
         let names: Vec<(&str, &str)> =
             execs.iter().map(|e| (e.value().name.as_str(), e.value().title.as_str())).collect();
         assert_eq!(names, vec![("Timothy D. Cook", "Chief Executive Officer and Director"), ("Jane Roe", "Director")]);
+        let roles: Vec<ExecutiveRole> = execs.iter().map(|e| e.value().role).collect();
+        assert_eq!(roles, vec![ExecutiveRole::Officer, ExecutiveRole::Director]);
         for e in &execs {
             assert!(doc.contains_verbatim(e.receipt().quote()));
         }
     }
 
     #[test]
+    fn people_named_over_24_months_before_the_newest_filing_are_served_not_current_and_last() {
+        let doc = DocText::from_lines(vec![
+            "/s/ Jane Roe Chief Financial Officer".into(),
+            "/s/ John Doe Chief Executive Officer".into(),
+        ]);
+        let records = vec![
+            record("John Doe", "Chief Executive Officer", "2022-11-01", 1),
+            record("Jane Roe", "Chief Financial Officer", "2023-03-01", 1),
+        ];
+        let execs = executives(&records, |_| Some(&doc), "2025-02-01");
+        let people: Vec<(&str, bool)> = execs.iter().map(|e| (e.value().name.as_str(), e.value().current)).collect();
+        assert_eq!(people, vec![("Jane Roe", true), ("John Doe", false)], "current first, then seniority");
+    }
+
+    #[test]
+    fn titles_tell_officers_from_directors() {
+        for (title, role) in [
+            ("Director", ExecutiveRole::Director),
+            ("Chairman of the Board", ExecutiveRole::Director),
+            ("Lead Independent Director", ExecutiveRole::Director),
+            ("Chairman and Chief Executive Officer", ExecutiveRole::Officer),
+            ("President and Director", ExecutiveRole::Officer),
+            ("Senior Vice President, General Counsel", ExecutiveRole::Officer),
+        ] {
+            assert_eq!(ExecutiveRole::of_title(title), role, "{title}");
+        }
+    }
+
+    #[test]
     fn a_person_not_named_in_the_document_gets_no_receipt() {
         let doc = DocText::from_lines(vec!["/s/ Someone Else Director".into()]);
-        assert!(executives(&[record("Jane Roe", "Director", "2024-11-01", 1)], |_| Some(&doc)).is_empty());
+        assert!(executives(&[record("Jane Roe", "Director", "2024-11-01", 1)], |_| Some(&doc), "").is_empty());
         assert_eq!(quote_for(&doc, "Jane Roe", "Director"), None);
     }
 
@@ -282,6 +325,7 @@ mod tests {
         let execs = executives(
             &[record("Jane Roe", "Chief Executive Officer, Europe February 1, 2024", "2024-11-01", 1)],
             |_| Some(&doc),
+            "",
         );
         assert_eq!(execs.len(), 1);
         assert_eq!(execs[0].value().title, "Chief Executive Officer, Europe");

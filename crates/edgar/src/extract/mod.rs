@@ -12,6 +12,7 @@ pub mod dates;
 pub mod documents;
 pub mod exclusions;
 pub mod executives;
+pub mod items;
 pub mod manifest;
 pub mod press;
 pub mod rank;

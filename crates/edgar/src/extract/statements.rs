@@ -14,6 +14,7 @@ use super::contact::has_contact_data;
 use super::dates::{event_date, months_before};
 use super::documents::DocText;
 use super::exclusions::excluded;
+use super::items;
 use gtms_companies::domain::SignalKind;
 
 /// An event more than two years older than its filing is no trigger: a seller cannot open with it.
@@ -127,16 +128,25 @@ pub struct Assessed {
 }
 
 /// Every qualifying sentence of `text` (a `form` filed on `filed`), in document order.
+/// In an 8-K, each sentence stands under the item heading before it, which limits its kind
+/// (`items.rs`).
 pub fn candidates(text: &DocText, doc: usize, form: &str, filed: &str, name_word: Option<&str>) -> Vec<Candidate> {
     let mut out = Vec::new();
     let mut position = 0;
+    let mut item: Option<&str> = None;
     for line in &text.lines {
+        if form.starts_with("8-K")
+            && let Some(number) = items::heading(line)
+        {
+            item = Some(number);
+        }
         if line.len() < MIN_CHARS {
             continue;
         }
         for sentence in super::sentences::split_sentences(line) {
             position += 1;
-            if let Some(a) = assess(sentence, form, filed, name_word) {
+            let assessed = assess(sentence, form, filed, name_word);
+            if let Some(a) = assessed.filter(|a| item.is_none_or(|i| items::allows(i, a.kind))) {
                 let (kind, score, event_date) = (a.kind, a.score, a.event_date);
                 out.push(Candidate { kind, quote: sentence.to_owned(), score, event_date, doc, position });
             }
@@ -324,6 +334,26 @@ mod tests {
         assert!(assess(s, "10-K", FILED, Some("valvoline")).is_some());
         assert_eq!(assess(s, "10-K", FILED, None), None);
         assert_eq!(name_word("AMERICAN EXPRESS CO"), None);
+    }
+
+    /// Real 8-K sentences (GameSquare, 2025-12-05; CEA Industries, 2025-12-29) that read as
+    /// events of a kind their item cannot report: a shareholder vote's outcome is no regulatory
+    /// approval, a bylaw history no leadership change.
+    #[test]
+    fn an_8k_item_keeps_only_the_kinds_it_reports() {
+        let vote = "Each of the remaining matters submitted to a vote of the Company\u{2019}s stockholders, other than Proposal 4, received the requisite votes for approval.";
+        let bylaws = "The Bylaws were last amended in 2018 when the Company was named Surna, Inc. and its principal business was designing environmental systems for cannabis cultivation facilities.";
+        let doc = DocText::from_lines(vec![
+            "Item 5.07 Submission of Matters to a Vote of Security Holders.".into(),
+            vote.into(),
+            "Item 5.03 Amendments to Articles of Incorporation or Bylaws; Change in Fiscal Year.".into(),
+            bylaws.into(),
+        ]);
+        assert!(
+            assess(vote, "8-K", "2025-12-05", None).is_some() && assess(bylaws, "8-K", "2025-12-29", None).is_some()
+        );
+        assert_eq!(candidates(&doc, 0, "8-K", "2025-12-29", None), vec![]);
+        assert_eq!(candidates(&doc, 0, "10-K", "2025-12-29", None).len(), 2, "no item headings outside an 8-K");
     }
 
     #[test]
