@@ -14,7 +14,7 @@ TEST_BIN := $(BIN_DIR)/debug/gtms
 # dev-only features: CI does this).
 EDGAR ?= $(CARGO_STATIC) run --quiet -p gtms-edgar --
 
-.PHONY: run test test-fast deps dist dist-check bench soak crash lint deny seed seed-check static-check ingest quality fuzz fuzz-smoke
+.PHONY: run test test-fast deps dist dist-check bench soak crash lint deny seed seed-check static-check ingest quality fuzz fuzz-smoke refresh
 
 ## Build and start the appliance in demo mode on http://127.0.0.1:3000
 run:
@@ -101,6 +101,16 @@ deny:
 ## Regenerate the embedded company files (assets/company) from seed/
 ingest:
 	$(CARGO_STATIC) run -- ingest --seed seed --out assets/company
+
+## Rebuild fresh embedded data where internet exists (never in CI): fetch what EDGAR filed since
+## SINCE (default: the newest filing the seed holds) for TICKERS (default: every tracked company),
+## then extract, ingest and build. Needs GTMS_EDGAR_USER_AGENT="Name contact@example.com".
+refresh:
+	@since="$${SINCE:-$$(grep -o '"filed":"[0-9-]*","accession":"' seed/companies.jsonl | sort | tail -1 | cut -d'"' -f4)}"; \
+	echo "refresh: filings since $$since"; \
+	$(EDGAR) fetch --out $(SHARED) --since "$$since" $(TICKERS)
+	$(MAKE) seed ingest
+	$(CARGO_STATIC) build --release
 
 ## Regenerate the company extract in seed/ from the shared EDGAR data
 seed:

@@ -68,10 +68,20 @@ struct FetchArgs {
     /// How many of the newest filings of each form (10-K, 10-Q, 8-K, DEF 14A).
     #[arg(long, default_value_t = 2)]
     per_form: usize,
+    /// Only filings filed on or after this day (YYYY-MM-DD): what is newer than the corpus.
+    #[arg(long, value_parser = parse_day)]
+    since: Option<String>,
     #[arg(long, default_value = "https://data.sec.gov", hide = true)]
     data_base: String,
     #[arg(long, default_value = "https://www.sec.gov", hide = true)]
     archives_base: String,
+}
+
+/// A `YYYY-MM-DD` day.
+fn parse_day(s: &str) -> Result<String, String> {
+    let shaped = s.len() == 10
+        && s.bytes().enumerate().all(|(i, b)| if i == 4 || i == 7 { b == b'-' } else { b.is_ascii_digit() });
+    if shaped { Ok(s.to_owned()) } else { Err(format!("{s:?} is not a day like 2025-01-31")) }
 }
 
 fn fetch_command(args: FetchArgs) -> Result<(), String> {
@@ -82,6 +92,7 @@ fn fetch_command(args: FetchArgs) -> Result<(), String> {
         data_base: args.data_base.trim_end_matches('/').to_owned(),
         archives_base: args.archives_base.trim_end_matches('/').to_owned(),
         per_form: args.per_form.max(1),
+        since: args.since,
         min_interval: Duration::from_millis(100),
         backoff: Duration::from_secs(1),
         show_progress: true,

@@ -25,6 +25,8 @@ fn filings() -> HashMap<String, (u16, String)> {
     let page = |body: &str| format!("<html><body>{body}</body></html>");
     [
         (format!("/submissions/CIK{CIK}.json"), submissions.to_string()),
+        (format!("{archive}/000000004224000001/index.json"), serde_json::json!({"directory": {"item": [{"name": "acme-20231231.htm"}, {"name": "acme-ex21.htm"}]}}).to_string()),
+        (format!("{archive}/000000004224000001/acme-ex21.htm"), page("<p>Subsidiaries of the Registrant</p><table><tr><td>Gearbox Robotics LLC</td><td>Delaware</td></tr></table>")),
         (format!("{archive}/000000004224000001/acme-20231231.htm"), page("<p>Item 1. Business</p><p>In January 2024, we acquired Gearbox Robotics, a maker of warehouse robots, for $80 million.</p><p>SIGNATURES</p><table><tr><td>/s/ Jane Acme</td><td>President and Chief Executive Officer</td><td>February 20, 2024</td></tr></table>")),
         (format!("{archive}/000000004224000003/acme-def14a.htm"), page("<p>Our Board of Directors declared a quarterly dividend of $0.10 per share on March 1, 2024.</p>")),
         (format!("{archive}/000000004224000007/acme-8k.htm"), page("<p>Item 8.01 Other Events. The press release is attached as Exhibit 99.1.</p>")),
@@ -90,6 +92,7 @@ fn options(dir: &Path, base: &str) -> FetchOptions {
         data_base: base.to_owned(),
         archives_base: base.to_owned(),
         per_form: 2,
+        since: None,
         min_interval: Duration::from_millis(1),
         backoff: Duration::from_millis(5),
         show_progress: false,
@@ -104,7 +107,7 @@ async fn fetch_then_extract_and_ingest_gives_a_receipted_card() {
     let opts = options(dir.path(), &fake.base);
     let first = tokio::task::spawn_blocking(move || run(&opts)).await.expect("valid");
     let first = first.unwrap_or_else(|e| panic!("fetch failed: {e}"));
-    assert_eq!((first.companies, first.fetched, first.skipped), (1, 4, 0), "10-K, DEF 14A, 8-K, EX-99");
+    assert_eq!((first.companies, first.fetched, first.skipped), (1, 5, 0), "10-K, EX-21, DEF 14A, 8-K, EX-99");
     {
         let seen = fake.seen.lock().unwrap_or_else(|e| e.into_inner());
         assert!(seen.iter().all(|(_, ua)| ua == "gtms test ops@example.com"), "declared User-Agent on every request");
@@ -112,14 +115,14 @@ async fn fetch_then_extract_and_ingest_gives_a_receipted_card() {
         assert!(!seen.iter().any(|(p, _)| p.ends_with("form4.xml") || p.ends_with("acme-ex101.htm")));
     }
     let manifest = std::fs::read_to_string(dir.path().join("filings/manifest.csv")).unwrap_or_default();
-    assert_eq!(manifest.lines().count(), 5, "{manifest}");
+    assert_eq!(manifest.lines().count(), 6, "{manifest}");
     assert!(manifest.contains(",EX-99,2024-05-02,0000000042-24-000007,acme-ex991.htm,"));
 
     // Resumes: everything is on disk, nothing is fetched again but the submissions JSON and the index.
     let opts = options(dir.path(), &fake.base);
     let again = tokio::task::spawn_blocking(move || run(&opts)).await.expect("valid");
     let again = again.expect("valid");
-    assert_eq!((again.fetched, again.skipped, again.requests), (0, 4, 2));
+    assert_eq!((again.fetched, again.skipped, again.requests), (0, 5, 3), "submissions and two indexes");
 
     let seed = dir.path().join("seed");
     let report = gtms_edgar::extract::run(dir.path(), &seed, false).expect("valid");
@@ -132,11 +135,27 @@ async fn fetch_then_extract_and_ingest_gives_a_receipted_card() {
     for s in &acme.statements {
         assert!(s.receipt().url().starts_with("https://www.sec.gov/Archives/edgar/data/42/000000004224"));
     }
+    let family: Vec<&str> = acme.subsidiaries.iter().map(|s| s.value().name.as_str()).collect();
+    assert_eq!(family, vec!["Gearbox Robotics LLC"], "the fetched EX-21 gives the family");
+    assert!(acme.subsidiaries[0].receipt().url().ends_with("/000000004224000001/acme-ex21.htm"));
     let assets = dir.path().join("assets");
     let ingest = gtms_companies::ingest::run(&seed, &assets, "http://127.0.0.1:3000");
     let ingest = ingest.unwrap_or_else(|e| panic!("ingest: {e}"));
     assert_eq!(ingest.with_page, 1);
     assert!(assets.join("public/company/data/acme-widgets.json").exists());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn since_fetches_only_filings_newer_than_the_corpus() {
+    let fake = fake_edgar().await;
+    let dir = tempfile::tempdir().expect("valid");
+    corpus(dir.path());
+    let mut opts = options(dir.path(), &fake.base);
+    opts.since = Some("2024-04-01".into());
+    let report = tokio::task::spawn_blocking(move || run(&opts)).await.expect("valid").expect("fetch");
+    assert_eq!((report.fetched, report.skipped), (2, 0), "the 8-K of 2024-05-02 and its EX-99 only");
+    let seen = fake.seen.lock().unwrap_or_else(|e| e.into_inner());
+    assert!(!seen.iter().any(|(p, _)| p.contains("000000004224000001") || p.contains("000000004224000003")));
 }
 
 #[tokio::test]

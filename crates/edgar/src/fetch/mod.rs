@@ -1,5 +1,6 @@
 //! `gtms-edgar fetch`: downloads, for chosen companies (tickers or CIKs, or every tracked
-//! company), their recent 10-K, 10-Q, 8-K (with EX-99 press releases) and DEF 14A from
+//! company), their recent 10-K (with its EX-21 list of subsidiaries), 10-Q, 8-K (with EX-99
+//! press releases) and DEF 14A — only those filed on or after `--since` when given — from
 //! SEC EDGAR into the corpus layout `gtms-edgar extract` reads: documents gzipped under
 //! `filings/documents/<CIK10>/<ACCESSION>/`, one row each in `filings/manifest.csv` with
 //! the document's exact EDGAR URL and filing date (from the submissions JSON). Follows the
@@ -42,6 +43,8 @@ pub struct FetchOptions {
     /// `https://www.sec.gov` (archives).
     pub archives_base: String,
     pub per_form: usize,
+    /// Only filings filed on or after this day (`YYYY-MM-DD`); all recent ones when `None`.
+    pub since: Option<String>,
     pub min_interval: Duration,
     pub backoff: Duration,
     pub show_progress: bool,
@@ -156,7 +159,7 @@ async fn fetch_company(
 ) -> Result<(), FetchError> {
     let url = format!("{}/submissions/CIK{}.json", opts.data_base, company.cik);
     let subs: Submissions = serde_json::from_slice(&client.get(&url).await?).map_err(|e| FetchError::Json(url, e))?;
-    for filing in recent_filings(&subs.filings.recent, opts.per_form) {
+    for filing in recent_filings(&subs.filings.recent, opts.per_form, opts.since.as_deref()) {
         // The receipt names the real EDGAR address; `archives_base` is only where to GET it.
         let path = format!(
             "/Archives/edgar/data/{}/{}",
@@ -166,12 +169,19 @@ async fn fetch_company(
         let folder = format!("{EDGAR}{path}");
         let source = format!("{}{path}", opts.archives_base);
         let mut documents = vec![(filing.primary.clone(), filing.form.clone())];
-        if filing.form == "8-K" {
+        // An 8-K's press releases (EX-99) and a 10-K's list of subsidiaries (EX-21), named in
+        // the filing's index.
+        let exhibit = match filing.form.as_str() {
+            "8-K" => Some(("ex99", "EX-99")),
+            "10-K" => Some(("ex21", "EX-21")),
+            _ => None,
+        };
+        if let Some((marker, doc_type)) = exhibit {
             let url = format!("{source}/index.json");
             let index: Index =
                 serde_json::from_slice(&client.get(&url).await?).map_err(|e| FetchError::Json(url, e))?;
-            let exhibits = index.directory.item.into_iter().filter(|i| is_press_release(&i.name));
-            documents.extend(exhibits.map(|i| (i.name, "EX-99".to_owned())));
+            let exhibits = index.directory.item.into_iter().filter(|i| is_exhibit(&i.name, marker));
+            documents.extend(exhibits.map(|i| (i.name, doc_type.to_owned())));
         }
         for (name, doc_type) in documents {
             let row = Row::new(company, &filing.form, &doc_type, &filing.filed, &filing.accession, &name, &folder);
@@ -189,8 +199,9 @@ async fn fetch_company(
     Ok(())
 }
 
-/// The newest `per_form` filings of each fetched form (the submissions list is newest first).
-fn recent_filings(r: &Recent, per_form: usize) -> Vec<Filing> {
+/// The newest `per_form` filings of each fetched form (the submissions list is newest first),
+/// filed on or after `since` when given.
+fn recent_filings(r: &Recent, per_form: usize, since: Option<&str>) -> Vec<Filing> {
     let mut taken: BTreeMap<&str, usize> = BTreeMap::new();
     let mut out = Vec::new();
     for i in 0..r.form.len() {
@@ -203,6 +214,9 @@ fn recent_filings(r: &Recent, per_form: usize) -> Vec<Filing> {
         let Some(wanted) = FORMS.iter().find(|f| **f == form) else {
             continue;
         };
+        if since.is_some_and(|day| filed.as_str() < day) {
+            continue;
+        }
         let n = taken.entry(wanted).or_default();
         if *n < per_form && !primary.is_empty() && safe_name(primary) {
             *n += 1;
@@ -217,10 +231,11 @@ fn recent_filings(r: &Recent, per_form: usize) -> Vec<Filing> {
     out
 }
 
-/// EX-99 press releases are named `...ex99...` by every filing agent.
-fn is_press_release(name: &str) -> bool {
+/// Exhibits are named after their number by every filing agent: `...ex99...` for a press
+/// release, `...ex21...` for the list of subsidiaries.
+fn is_exhibit(name: &str, marker: &str) -> bool {
     let lower = name.to_ascii_lowercase();
-    lower.contains("ex99")
+    lower.contains(marker)
         && (lower.ends_with(".htm") || lower.ends_with(".html") || lower.ends_with(".txt"))
         && safe_name(name)
 }
@@ -246,9 +261,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn press_releases_and_safe_names() {
-        assert!(is_press_release("d123dex991.htm") && is_press_release("ea0238372-ex99_1.htm"));
-        assert!(!is_press_release("d123dex101.htm") && !is_press_release("../ex99.htm"));
+    fn press_releases_subsidiary_lists_and_safe_names() {
+        assert!(is_exhibit("d123dex991.htm", "ex99") && is_exhibit("ea0238372-ex99_1.htm", "ex99"));
+        assert!(!is_exhibit("d123dex101.htm", "ex99") && !is_exhibit("../ex99.htm", "ex99"));
+        assert!(is_exhibit("aapl-20230930xex21.htm", "ex21") && !is_exhibit("aapl-ex211.pdf", "ex21"));
         assert!(!safe_name("a/b.htm") && safe_name("aapl-20230930.htm"));
     }
 
@@ -261,7 +277,9 @@ mod tests {
             form: s(&["8-K", "4", "8-K", "10-K", "8-K"]),
             primary_document: s(&["k1.htm", "x.xml", "k2.htm", "tenk.htm", "k3.htm"]),
         };
-        let got: Vec<String> = recent_filings(&r, 2).into_iter().map(|f| f.accession).collect();
+        let got: Vec<String> = recent_filings(&r, 2, None).into_iter().map(|f| f.accession).collect();
         assert_eq!(got, vec!["a1", "a3", "a4"]);
+        let newer: Vec<String> = recent_filings(&r, 2, Some("2024-03-01")).into_iter().map(|f| f.accession).collect();
+        assert_eq!(newer, vec!["a1", "a3"], "only filings on or after --since");
     }
 }
