@@ -177,21 +177,18 @@ impl Page {
     /// measuring and the press, so the point is measured until the element itself is what it hits.
     pub async fn click(&mut self, selector: &str) {
         self.until("document.readyState === 'complete'", "the page loading").await;
+        // The element's centre, once the element itself is what that point hits; else null.
         let measure = format!(
             "(() => {{ const e = document.querySelector({selector:?}); if (!e) return null; \
              e.scrollIntoView({{block: 'center'}}); const r = e.getBoundingClientRect(); \
              const x = r.left + r.width / 2, y = r.top + r.height / 2; const hit = document.elementFromPoint(x, y); \
-             return [x, y, !!hit && (e === hit || e.contains(hit))]; }})()"
+             return !!hit && (e === hit || e.contains(hit)) ? [x, y] : null; }})()"
         );
-        let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
-        let (x, y) = loop {
-            let at = self.eval(&measure).await;
-            let Some(at) = at.as_array() else { panic!("{selector} is not on the page") };
-            if let (Some(x), Some(y), Some(true)) = (at[0].as_f64(), at[1].as_f64(), at[2].as_bool()) {
-                break (x, y);
-            }
-            assert!(tokio::time::Instant::now() < deadline, "{selector} never came out from under another element");
-            tokio::time::sleep(Duration::from_millis(50)).await;
+        self.until(&format!("{measure} !== null"), &format!("{selector} on the page, under no other element")).await;
+        let at = self.eval(&measure).await;
+        let (x, y) = match at.as_array().map(|a| (a[0].as_f64(), a[1].as_f64())) {
+            Some((Some(x), Some(y))) => (x, y),
+            _ => panic!("{selector} moved under another element"),
         };
         for kind in ["mousePressed", "mouseReleased"] {
             self.call(
