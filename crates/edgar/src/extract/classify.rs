@@ -9,7 +9,7 @@
 //! listed first wins. Exclusions (hedges, accounting, history) live in `exclusions.rs`.
 //! The rules are listed in `docs/signal-rules.md`; keep the two in step.
 
-use super::rules::{RULES, Rule, VETOES, Veto};
+use super::rules::{NEEDS, Need, RULES, Rule, VETOES, Veto};
 use gtms_companies::domain::SignalKind;
 
 /// Most words a `..` may skip.
@@ -67,7 +67,15 @@ pub fn event(words: &[String], name: Option<&str>) -> Option<Event> {
             best = Some(Event { kind: *kind, at, needs_date: *needs_date });
         }
     }
-    best.filter(|e| !vetoed(words, e.kind, name))
+    best.filter(|e| !vetoed(words, e.kind, name) && needs_met(words, e.kind, name))
+}
+
+/// Whether the sentence names what an event of `kind` needs (a kind without needs has them).
+fn needs_met(words: &[String], kind: SignalKind, name: Option<&str>) -> bool {
+    NEEDS.iter().filter(|n| n.kind == kind).all(|Need { pattern, .. }| {
+        let parts: Vec<&str> = pattern.split(' ').collect();
+        (0..words.len()).any(|i| matches_at(words, i, &parts, name))
+    })
 }
 
 /// Whether a veto of `kind` matches anywhere in the sentence.

@@ -10,16 +10,17 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use super::ExtractError;
+use super::appointments::appointment;
 use super::documents::{DocText, Loaded, load};
-use super::executives::{ExecRecord, executives};
+use super::executives::{APPOINTMENT_RANK, ExecRecord, executives};
 use super::manifest::ManifestRow;
 use super::press::Release;
 use super::rank::{dedupe_key, select};
 use super::reference::Reference;
 use super::registry::Tracked;
-use super::statements::{candidates, name_word};
+use super::statements::{candidates, is_history, name_word};
 use super::subsidiaries::subsidiaries;
-use gtms_companies::domain::{Claim, PRESS_RELEASE_FORM, Receipt};
+use gtms_companies::domain::{Claim, PRESS_RELEASE_FORM, Receipt, SignalKind};
 use gtms_companies::seed::{SeedCompany, Statement};
 
 /// Document types whose prose may hold company statements.
@@ -51,6 +52,21 @@ impl Source {
             doc_type: PRESS_RELEASE_FORM.to_owned(),
             press: true,
         }
+    }
+
+    /// The executive record of an appointment this document states in `sentence`.
+    fn appointment_record(&self, cik: &str, sentence: &str) -> Option<ExecRecord> {
+        let a = appointment(sentence)?;
+        Some(ExecRecord {
+            cik: cik.to_owned(),
+            person: a.person,
+            title: a.title,
+            form: self.form.clone(),
+            filed: self.filed.clone(),
+            accession: self.accession.clone(),
+            url: self.url.clone(),
+            source_rank: APPOINTMENT_RANK,
+        })
     }
 
     fn receipt(&self, quote: String) -> Option<Receipt> {
@@ -103,6 +119,13 @@ pub fn build(
     let in_filings: BTreeSet<String> =
         all.iter().filter(|c| !sources[c.doc].press).map(|c| dedupe_key(&c.quote)).collect();
     all.retain(|c| !sources[c.doc].press || !in_filings.contains(&dedupe_key(&c.quote)));
+    let appointed = all
+        .iter()
+        .filter(|c| c.kind == SignalKind::LeadershipChange && !sources[c.doc].press)
+        // An appointment dated years before its filing names a past title, not a current one.
+        .filter(|c| !is_history(c.event_date.as_deref(), &sources[c.doc].filed))
+        .filter_map(|c| sources[c.doc].appointment_record(&tracked.cik, &c.quote));
+    let records: Vec<ExecRecord> = exec_records.iter().cloned().chain(appointed).collect();
     let ranked = select(all, |doc| sources[doc].filed.clone(), |c| sources[c.doc].text.contains_verbatim(&c.quote));
     let statements = ranked
         .kept
@@ -113,7 +136,7 @@ pub fn build(
         })
         .collect();
     let newest = sources.iter().filter(|s| !s.press).map(|s| s.filed.as_str()).max().unwrap_or_default();
-    let execs = executives(exec_records, |url| sources.iter().find(|s| s.url == url).map(|s| &s.text), newest);
+    let execs = executives(&records, |url| sources.iter().find(|s| s.url == url).map(|s| &s.text), newest);
     let mut subs = Vec::new();
     for s in sources.iter().filter(|s| is_subsidiary_list(&s.doc_type, &s.form)) {
         for claim in subsidiaries(&s.text, &s.url, &s.form, &s.filed, &s.accession) {

@@ -9,7 +9,8 @@ use std::path::Path;
 use super::ExtractError;
 use super::manifest::{ManifestRow, read_gz};
 use super::text::{
-    decode_bytes, looks_like_markup, markup_to_lines, normalise_whitespace, text_to_lines, wrapped_text_to_lines,
+    decode_bytes, is_hard_wrapped, looks_like_markup, markup_to_lines, normalise_whitespace, text_to_lines,
+    wrapped_text_to_lines,
 };
 
 /// `<TYPE>`s inside a full submission that hold no prose (images, XBRL, archives).
@@ -62,6 +63,7 @@ pub fn load(data_dir: &Path, row: &ManifestRow) -> Result<Loaded, ExtractError> 
     };
     let body = decode_bytes(&bytes);
     Ok(match row.content_kind.as_str() {
+        "extracted-text" if is_hard_wrapped(&body) => Loaded::Text(DocText::from_lines(wrapped_text_to_lines(&body))),
         "extracted-text" => Loaded::Text(DocText::from_lines(text_to_lines(&body))),
         "extracted-items" => Loaded::Text(DocText::from_lines(items_to_lines(&body, &path)?)),
         _ if is_sgml(&body) => Loaded::Submission(split_submission(&body)),

@@ -5,8 +5,11 @@
 //! Each list is matched on the sentence's lowercase words; phrases on its lowercase text.
 
 /// Words that make a sentence conditional, negative, an opinion or a risk.
-const HEDGES: [&str; 28] = [
+const HEDGES: [&str; 31] = [
     "none",
+    "alleged",
+    "alleges",
+    "allegedly",
     "may",
     "might",
     "could",
@@ -73,7 +76,20 @@ const HISTORY: [&str; 7] =
     ["formerly", "since", "respectively", "totaling", "cumulative", "cumulatively", "aggregating"];
 
 /// Phrases (on lowercase text) that mark accounting, history, statistics or background.
-const PHRASES: [&str; 42] = [
+const PHRASES: [&str; 55] = [
+    "over the past",
+    "over the last",
+    "for many years",
+    "at times",
+    "upon formation",
+    "was founded",
+    "was launched in",
+    "increased by",
+    "decreased by",
+    "comparing to",
+    "who joined",
+    "who announced",
+    "serving as",
     "in recent years",
     "compared to",
     "compared with",

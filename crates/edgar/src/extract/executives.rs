@@ -1,6 +1,6 @@
 //! Executives from `executives/*.json` (signature blocks, executive-officer tables, Forms
-//! 3/4/5), each receipted by the line of its source document that names the person and
-//! states the title offered — the signature row with its title cell, the officer-table row
+//! 3/4/5) and from the company's own appointment sentences (`appointments.rs`), each receipted
+//! by the line of its source document that names the person and states the title offered — the signature row with its title cell, the officer-table row
 //! or the appointment sentence — so the quote is verbatim and proves the whole claim. A
 //! person whose title no line proves is not emitted (the card never shows a bare name). People are deduplicated by
 //! `titles::person_key`; each keeps the record of the newest filing (officer tables win
@@ -24,6 +24,10 @@ pub const PER_COMPANY: usize = 25;
 /// company's newest filing is served marked not current.
 const CURRENT_DAYS: i64 = 24 * 31;
 const RECENT_DAYS: i64 = 400;
+/// The rank of a record read from an appointment sentence (`appointments.rs`). Such records
+/// supersede older titles of the same person but do not move the `RECENT_DAYS` window, which
+/// the executive files' own records set: one new appointment must not hide the rest of a team.
+pub const APPOINTMENT_RANK: u8 = 3;
 const MAX_QUOTE: usize = 300;
 
 /// One person-and-title row from any of the three executive files.
@@ -36,7 +40,8 @@ pub struct ExecRecord {
     pub filed: String,
     pub accession: String,
     pub url: String,
-    /// 0 = officer table, 1 = signature block, 2 = Form 3/4/5 (lower wins ties).
+    /// 0 = officer table, 1 = signature block, 2 = Form 3/4/5, `APPOINTMENT_RANK` = an
+    /// appointment sentence of the company's own documents (lower wins ties).
     pub source_rank: u8,
 }
 
@@ -106,7 +111,12 @@ pub fn executives<'d>(
             best.insert(key, (r.clone(), name, title));
         }
     }
-    let newest = best.values().map(|(r, _, _)| day_number(&r.filed)).max().unwrap_or(0);
+    let newest = best
+        .values()
+        .filter(|(r, _, _)| r.source_rank < APPOINTMENT_RANK)
+        .map(|(r, _, _)| day_number(&r.filed))
+        .max()
+        .unwrap_or_else(|| day_number(newest_filing));
     let company_newest = day_number(newest_filing).max(newest);
     let mut people: Vec<(bool, u8, String, Claim<Executive>)> = best
         .into_values()

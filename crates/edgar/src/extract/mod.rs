@@ -5,6 +5,7 @@
 //! The rules (sentence selection, classification, ranking, title cleaning, contact
 //! stripping) live in the submodules and are described in `docs/company-data.md`.
 
+pub mod appointments;
 pub mod classify;
 pub mod company;
 pub mod contact;

@@ -4,7 +4,8 @@
 //! newest filing, and sorted by score, then newest filing,
 //! then document and position. Near-duplicates (the same words with different figures, as
 //! when a sentence recurs in each year's 10-K) keep only their best copy. Selection is
-//! diverse: first the best statement of each kind, then the rest in order, at most
+//! fresh and diverse: first the best statement of the newest year's documents, then the best
+//! of each kind, then the rest in order, at most
 //! `PER_KIND` per kind and `PER_COMPANY` in all. Every pick must pass the caller's verbatim
 //! check; one that fails is dropped and counted.
 
@@ -51,13 +52,18 @@ pub fn select(
     let mut ranked = Ranked::default();
     let mut per_kind: BTreeMap<SignalKind, usize> = BTreeMap::new();
     let mut taken = vec![false; candidates.len()];
-    for first_pass in [true, false] {
+    for pass in [Pass::Newest, Pass::EachKind, Pass::Rest] {
         for (i, c) in candidates.iter().enumerate() {
             if ranked.kept.len() >= PER_COMPANY {
                 break;
             }
             let count = per_kind.get(&c.kind).copied().unwrap_or(0);
-            if taken[i] || (first_pass && count > 0) || count >= PER_KIND {
+            let wanted = match pass {
+                Pass::Newest => year(&filed_of(c.doc)) == newest_year,
+                Pass::EachKind => count == 0,
+                Pass::Rest => true,
+            };
+            if taken[i] || !wanted || count >= PER_KIND {
                 continue;
             }
             taken[i] = true;
@@ -67,10 +73,22 @@ pub fn select(
             }
             *per_kind.entry(c.kind).or_default() += 1;
             ranked.kept.push(c.clone());
+            if pass == Pass::Newest {
+                break;
+            }
         }
     }
     ranked.kept.sort_by(|a, b| b.score.cmp(&a.score).then_with(|| (a.doc, a.position).cmp(&(b.doc, b.position))));
     ranked
+}
+
+/// The selection passes, in order: the best statement of the newest year's documents (a card
+/// always shows its latest news), the best of each kind, then the rest.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Pass {
+    Newest,
+    EachKind,
+    Rest,
 }
 
 /// Letters only, lowercase, first 80: the same sentence with other figures has the same key.
@@ -126,6 +144,18 @@ mod tests {
         assert_eq!(r.dropped, 1);
         assert_eq!(r.kept.len(), 1);
         assert_eq!(r.kept[0].quote, "We launched Y.");
+    }
+
+    #[test]
+    fn the_newest_years_best_statement_is_kept_even_when_older_ones_fill_the_card() {
+        let mut c: Vec<Candidate> = [SignalKind::Acquisition, SignalKind::Product, SignalKind::Dividend]
+            .iter()
+            .flat_map(|&k| (0..5).map(move |i| cand(k, &format!("{k:?} old {}", "x".repeat(i)), 300 - i as i32, 1)))
+            .collect();
+        c.push(cand(SignalKind::Acquisition, "Fresh but weak news.", 10, 0));
+        let r = select(c, filed, |_| true);
+        assert_eq!(r.kept.len(), 3 * PER_KIND);
+        assert!(r.kept.iter().any(|k| k.quote == "Fresh but weak news."));
     }
 
     #[test]

@@ -22,6 +22,32 @@ const fn dated(kind: SignalKind, pattern: &'static str) -> Rule {
 }
 
 pub const RULES: &[Rule] = &[
+    // A release states its event as a noun after "announced" ("Alight today announced the
+    // appointment of Donna Dorsey as Chief Human Resources Officer") or in a headline's present
+    // tense ("Northern Trust Appoints ..."); these come first, as the announcing verb starts
+    // the event.
+    r(LeadershipChange, "announced|announces|announce .. appointment|appointments|election|promotion of"),
+    r(LeadershipChange, "approved|approves .. appointment|appointments of"),
+    r(CapitalRaise, "announced|announces|announce .. pricing|closing|completion of .. offering|placement|notes"),
+    r(CapitalRaise, "announced|announces|announce .. underwritten|public|registered|direct|proposed offering"),
+    r(Acquisition, "announced|announces|announce .. completion|closing of .. acquisition|merger|investment"),
+    r(Acquisition, "entered into .. business combination"),
+    r(Divestiture, "announced|announces|announce .. completion of .. spin-off|separation|sale"),
+    r(Divestiture, "pursue|pursuing .. spin-off|separation"),
+    r(Divestiture, "completion of .. spin-off|separation"),
+    r(Expansion, "announced|announces|announce .. opening|formation of"),
+    r(Expansion, "announced|announces|announce .. expansion of|expand"),
+    r(
+        Expansion,
+        "signed|entered into .. lease|purchase agreement|agreements for .. facility|building|headquarters|warehouse|plant",
+    ),
+    r(Product, "announced|announces|announce .. launch|introduction|availability of"),
+    r(Product, "today unveiled|unveils|launched|launches|introduced|introduces|debuted|debuts"),
+    r(Customer, "announced|announces|announce .. new contract|contracts|orders"),
+    r(Customer, "secured|secures|won|wins .. contract|contracts|order|orders"),
+    r(Customer, "concluded|finalized .. contract|contracts"),
+    r(Partnership, "enters|entered|signs|signed|forms|sign .. partnership|collaboration|alliance|mou|memorandum"),
+    r(Partnership, "collaborates|partners|teams|teamed with"),
     // Shares issued as the price of a merger or an acquisition, before capital raises.
     r(Acquisition, "issued .. shares .. connection|relation with|to .. merger|acquisition"),
     r(Acquisition, "connection|relation with|to .. merger|acquisition .. issued"),
@@ -33,15 +59,18 @@ pub const RULES: &[Rule] = &[
     r(CapitalRaise, "{self} .. issued .. notes|shares|debentures|bonds|stock|warrants|units|securities"),
     r(CapitalRaise, "issued and sold"),
     r(CapitalRaise, "agreed to issue"),
-    r(CapitalRaise, "{self} sold .. shares|notes|debentures|units|warrants"),
-    r(CapitalRaise, "completed|closed|priced .. offering|placement"),
+    r(CapitalRaise, "{self} sold .. shares|notes|debentures|units|warrants|adss"),
+    r(CapitalRaise, "agreed to sell .. units|shares|notes|adss|warrants"),
+    r(CapitalRaise, "signed .. loan|credit|facility|financing"),
+    r(CapitalRaise, "completed|completes|closed|closes|priced|prices .. offering|placement"),
     r(
         CapitalRaise,
         "entered into .. credit|loan|indenture|revolving|promissory|financing agreement|facility|note|notes",
     ),
     r(CapitalRaise, "entered into .. indenture"),
     r(CapitalRaise, "entered into .. securities|equity|at-the-market purchase|distribution|sales agreement"),
-    r(CapitalRaise, "raised .. million|billion"),
+    r(CapitalRaise, "raised|raises .. million|billion"),
+    r(CapitalRaise, "secured|secures .. funding|financing"),
     r(CapitalRaise, "entered|obtained .. loan|credit|revolving|facility|facilities"),
     // Buying back its own shares, before acquisitions ("the Company acquired 663,380 shares of
     // its common stock").
@@ -50,18 +79,23 @@ pub const RULES: &[Rule] = &[
     r(Expansion, "acquired|leased .. additional .. premises|space|square|acres"),
     r(Expansion, "acquired|purchased .. land|building|buildings"),
     r(Acquisition, "purchased|acquired .. all .. outstanding"),
+    r(Expansion, "acquired|purchased .. production line|lines"),
+    r(Acquisition, "entered into .. share purchase agreement"),
+    r(Partnership, "under|through|via the joint venture .. {self} acquired|invested|formed"),
     // Acquisitions.
-    r(Acquisition, "completed|closed|announced|consummated .. acquisition|acquisitions|merger"),
+    r(Acquisition, "completed|completes|closed|closes|announced|consummated .. acquisition|acquisitions|merger"),
+    r(Acquisition, "completed|completes|closed|closes .. investment in"),
     r(Acquisition, "{self} .. acquired"),
     r(Acquisition, "closing of .. acquisition|merger"),
-    r(Acquisition, "agreed to acquire|merge"),
+    r(Acquisition, "agreed|agreement to acquire|merge"),
+    r(Acquisition, "{self} .. acquires"),
     r(Acquisition, "entered into .. agreement .. to acquire"),
     r(Acquisition, "entered into .. merger agreement"),
     r(Acquisition, "agreement and plan of merger"),
     r(Acquisition, "will acquire"),
     r(Acquisition, "acquisition of .. was completed"),
     // Divestitures.
-    r(Divestiture, "completed|closed|announced .. sale|spin-off|separation|divestiture|disposition"),
+    r(Divestiture, "completed|completes|closed|closes|announced .. sale|spin-off|separation|divestiture|disposition"),
     r(Divestiture, "{self} sold|divested"),
     r(Divestiture, "{self} .. agreed to sell"),
     r(Divestiture, "entered into .. agreement .. to sell"),
@@ -82,12 +116,13 @@ pub const RULES: &[Rule] = &[
     r(LeadershipChange, "was|were|been|has|have|had|board|{self} appointed"),
     r(
         LeadershipChange,
-        "appointed|named|elected .. as .. chief|president|director|officer|chairman|chair|treasurer|secretary|ceo|cfo",
+        "appointed|appoints|named|names|elected|elects .. as .. chief|president|director|officer|chairman|chair|treasurer|secretary|ceo|cfo",
     ),
     r(LeadershipChange, "appointed|elected .. to .. board"),
     r(LeadershipChange, "was|were|been elected"),
     r(LeadershipChange, "was|were|been named"),
-    r(LeadershipChange, "joined .. as"),
+    r(LeadershipChange, "joined|joins|join .. as"),
+    r(LeadershipChange, "will become .. chief|president|officer|ceo|cfo|chairman|chair"),
     r(LeadershipChange, "will|to retire|resign"),
     r(LeadershipChange, "retired|resigned as|from"),
     r(LeadershipChange, "stepped down"),
@@ -97,7 +132,7 @@ pub const RULES: &[Rule] = &[
     r(LeadershipChange, "will serve as"),
     r(LeadershipChange, "announced .. retirement|departure|resignation"),
     // Restructuring.
-    r(Restructuring, "announced|implementing|implemented|initiated|approved|began .. restructuring"),
+    r(Restructuring, "announced|announces|implementing|implemented|initiated|approved|began .. restructuring"),
     r(Restructuring, "restructuring plan|program|initiative"),
     r(Restructuring, "incurred .. restructuring"),
     r(Restructuring, "reduction in force"),
@@ -107,11 +142,11 @@ pub const RULES: &[Rule] = &[
     r(Restructuring, "wind|winding down"),
     r(Restructuring, "{self} .. discontinued|exited"),
     // Buybacks (before "closed" facilities and dividends: "the Board authorized").
-    r(Buyback, "authorized|approved|announced .. repurchase|repurchases|buyback"),
+    r(Buyback, "authorized|authorizes|approved|approves|announced|announces .. repurchase|repurchases|buyback"),
     r(Buyback, "{self} .. repurchased"),
     r(Buyback, "accelerated share repurchase"),
     // Dividends.
-    r(Dividend, "declared .. dividend|dividends"),
+    r(Dividend, "declared|declares .. dividend|dividends"),
     r(Dividend, "increased|raised|initiated|reinstated|approved|instituted .. dividend|dividends"),
     r(Dividend, "eliminate|eliminated|suspend|suspended|reduce|reduced|reducing|cut .. dividend|dividends"),
     // Expansion.
@@ -128,6 +163,7 @@ pub const RULES: &[Rule] = &[
     r(Expansion, "broke ground"),
     r(Expansion, "began|commenced|started|completed construction"),
     r(Expansion, "entered the .. market|markets"),
+    r(Expansion, "entered into the .. field|market|markets|industry"),
     r(Expansion, "plan|plans|planned to open|build"),
     r(Expansion, "will open"),
     r(Expansion, "construct .. mill|plant|facility|factory|headquarters|campus|store|stores"),
@@ -137,7 +173,10 @@ pub const RULES: &[Rule] = &[
         "{self} .. closed .. facility|facilities|plant|plants|store|stores|office|offices|operations|locations|centers|sites|restaurants|branches",
     ),
     // A new line of business, before products ("launched our single-family rental division").
-    r(Expansion, "launched .. division|business|segment"),
+    r(
+        Expansion,
+        "launched .. division|business|segment|warehouse|factory|plant|facility|store|stores|center|centre|subsidiary|field|project|space",
+    ),
     // Products.
     r(Product, "{self} .. launched|introduced|unveiled|released"),
     r(Product, "began shipping|selling"),
@@ -146,14 +185,22 @@ pub const RULES: &[Rule] = &[
     r(Product, "dosed .. first"),
     dated(Product, "introduction|launch|launches of"),
     // Regulatory.
-    r(Regulatory, "received|obtained|granted .. approval|clearance|authorization|designation"),
+    r(
+        Regulatory,
+        "received|receives|obtained|obtains|secured|secures|granted .. approval|clearance|authorization|designation",
+    ),
     r(Regulatory, "fda|ema|fcc|cpuc|ferc|commission|agency|regulators .. approved|cleared|granted"),
     r(Regulatory, "non-prosecution|deferred-prosecution agreement"),
     r(Regulatory, "consent decree|order"),
     r(Regulatory, "settlement agreement"),
     r(Regulatory, "settled .. with"),
     // Outlook: guidance issued or changed.
-    r(Outlook, "raised|lowered|reaffirmed|issued|updated|increased|reduced .. guidance|outlook"),
+    r(
+        Outlook,
+        "raised|raises|lowered|lowers|reaffirmed|reaffirms|issued|issues|updated|updates|increased|reduced .. guidance|outlook",
+    ),
+    // An officer to be hired is a leadership change, not a hiring plan (same start word).
+    r(LeadershipChange, "plan|plans|expect|expects to hire .. chief|officer|president|ceo|cfo|coo"),
     // Hiring plans and hires (headcount figures are statistics, not events).
     r(Hiring, "plan|plans|expect|expects to hire"),
     r(Hiring, "will hire"),
@@ -187,6 +234,20 @@ pub const VETOES: &[Veto] = &[
     v(CapitalRaise, "vendor|vendors|satisfaction|convert|conversion|converted|settle|settlement|judgment"),
     v(CapitalRaise, "issued and outstanding"),
     v(CapitalRaise, "with .. existing banks|lenders"),
+    // Shares paid as a bonus or as the price of something bought, warrants given to lenders or
+    // underwriters, and letters under an existing credit agreement are no raise either.
+    v(CapitalRaise, "bonus|bonuses|consideration|underwriter|noteholders|payoff"),
+    v(CapitalRaise, "letter agreement"),
+    v(CapitalRaise, "amended the|its|our|such"),
+    v(CapitalRaise, "benchmark|libor|sofr"),
+    // Shares issued at par to holders (a recapitalisation), warrants paid to the placement agent,
+    // an offering's proceeds told as a figure, and loans the company makes are no raise.
+    v(CapitalRaise, "at par"),
+    v(CapitalRaise, "to the placement agent|agents"),
+    v(CapitalRaise, "placement agent's|agents' warrants"),
+    v(CapitalRaise, "amounted|borrowers"),
+    v(CapitalRaise, "remaining shares"),
+    v(CapitalRaise, "modification|amendment agreement"),
     // Notes bought back are debt management; running totals and tax withholding are no programme.
     v(Buyback, "repurchase|repurchased|repurchases|repurchasing .. notes|debentures|bonds|debt"),
     v(Buyback, "have|has repurchased"),
@@ -194,9 +255,24 @@ pub const VETOES: &[Veto] = &[
     // Litigation and terms of office are no leadership change.
     v(LeadershipChange, "defendant|defendants|plaintiff|plaintiffs|lawsuit|complaint"),
     v(LeadershipChange, "hold|holds office"),
+    v(LeadershipChange, "financial expert|experts"),
+    v(LeadershipChange, "managing member"),
+    // A career told in one sentence ("joined ... as ..., and was appointed ... in 2011").
+    v(LeadershipChange, "and was|later|subsequently appointed|promoted|named|elected"),
+    // Awards, rankings and lists a company or its people are "named" to are no appointment.
+    v(
+        LeadershipChange,
+        "list|lists|award|awards|honor|honors|honoree|honorees|ranked|ranking|recognized|recognition|finalist|finalists|winner|winners",
+    ),
+    v(LeadershipChange, "named .. leader|leaders|best|top|most|greatest|one"),
     // The company's own purchases are no customer win.
     v(Customer, "to purchase|buy|procure"),
     v(Customer, "purchase|purchases|buy|buys .. from"),
+    // Leases, standstills on the company's own notes, custody of its tokens, and amendments.
+    v(Customer, "lease|rent|standstill|promissory|lender|borrower|custodial|amended|consulting|vendor|supplemental"),
+    v(Partnership, "amended|several|various|suppliers"),
+    v(Partnership, "third-party manufacturers"),
+    v(Hiring, "retain"),
     // More of a stake already held, the acquired assets' accounting, a running total, something
     // acquired by someone else, the costs of a deal, a renaming: no acquisition.
     v(Acquisition, "acquired|acquire|purchased .. additional"),
@@ -205,20 +281,78 @@ pub const VETOES: &[Veto] = &[
     v(Acquisition, "had|was|were acquired"),
     v(Acquisition, "allocation|expenses"),
     v(Acquisition, "changed its name"),
+    // An acquisition told in a relative clause or as what a closing caused is background.
+    v(Acquisition, "which|that|companies|businesses we|it acquired|acquire"),
+    v(Acquisition, "connection with the .. closing"),
+    v(Acquisition, "assumed"),
+    // Tokens bought for a treasury, a group reorganised under a new holding company, permits,
+    // leases and beneficial ownership are no acquisition of a business.
+    v(Acquisition, "eth|btc|bitcoin|ether|ethereum|token|tokens|trx|bnb|cryptocurrency|cryptocurrencies"),
+    v(Acquisition, "reorganization|reorganisation|permits|lease|beneficial|beneficially"),
+    v(Acquisition, "holding company of"),
+    v(Acquisition, "exchange for .. warrants"),
+    v(Acquisition, "companies|businesses we have|has acquired"),
+    v(Acquisition, "shareholders|stockholders|holders received"),
     // Restructuring costs are accounting; exiting an agreement or a line sold is no restructuring.
     v(Restructuring, "incurred|costs|charges|expense|expenses"),
     v(Restructuring, "agreement|agreements"),
     v(Restructuring, "sale of"),
     // A strategy, an initiative or a statement launched is no product.
-    v(Product, "plan|initiative|initiatives|program|statements|groups"),
+    v(Product, "plan|initiative|initiatives|program|programs|statements|group|groups|activities|campaign|campaigns"),
+    v(Product, "we|company operate|operates"),
+    v(Product, "being released"),
+    v(Product, "feasibility|strategy|commitment"),
+    v(Product, "token|tokens|treasury"),
     // A standing dividend rate; an opinion's assumptions; a former business.
     v(Dividend, "dividend rate"),
+    v(Dividend, "declared and paid"),
+    v(Dividend, "has|have declared"),
+    // Authority remaining under a programme is a figure, not an event.
+    v(Buyback, "were|was|are|is authorized .. to repurchase"),
+    // Accounting guidance is no company guidance.
+    v(Outlook, "impact|evaluating|adoption|accounting"),
+    // Securities sold are treasury management; awards discontinued are compensation.
+    v(Divestiture, "investments|securities"),
+    v(Divestiture, "reorganization|reorganisation|incentive"),
+    v(Restructuring, "granting|awards"),
+    v(Restructuring, "discontinued operations"),
+    v(Restructuring, "existing restructuring"),
+    v(Restructuring, "disposing|disposal|disposed|sold"),
     v(Divestiture, "opinion|assumed|former"),
     // Plants built for customers' contracts; payments under an old settlement; a subsidiary
     // approved by a court: description and background.
     v(Expansion, "for which"),
+    // A lease renewed for the same space, or a treasury "expanded", is no expansion.
+    v(Expansion, "same|renewal|renewed|renew|extension"),
+    v(Expansion, "treasury|token|tokens|account|accounts"),
     v(Regulatory, "payments"),
+    v(Regulatory, "psus|rsus|comments|commercializing"),
+    v(Regulatory, "shareholders|stockholders|shareholders'|stockholders'"),
     v(Regulatory, "became .. subsidiary"),
+];
+
+/// What an event of `kind` must name somewhere in its sentence: a role for a leadership change
+/// (no "named in several cases", no "promoted through our website"), money or a financing for a
+/// capital raise (no bare "issued 1,000,000 ordinary shares"), a business or an asset for a
+/// sale (no "sold a myriad of food products", no "sold 12.1 million CAD").
+pub struct Need {
+    pub kind: SignalKind,
+    pub pattern: &'static str,
+}
+
+pub const NEEDS: &[Need] = &[
+    Need {
+        kind: LeadershipChange,
+        pattern: "chief|president|director|directors|officer|officers|chairman|chair|chairwoman|chairperson|ceo|cfo|coo|cto|cio|treasurer|secretary|board|counsel|vice|head|controller|executive|executives|evp|svp|dean|partner",
+    },
+    Need {
+        kind: CapitalRaise,
+        pattern: "proceeds|offering|offerings|placement|credit|loan|loans|facility|facilities|notes|note|debentures|debenture|bonds|bond|financing|indenture|underwritten|underwriters|investors|investor|gross|million|billion|price|subscription|raise|raised|raising|raises|convertible|term|funding",
+    },
+    Need {
+        kind: Divestiture,
+        pattern: "business|businesses|segment|subsidiary|subsidiaries|division|unit|operations|operation|assets|asset|interest|interests|stake|shares|property|properties|facility|plant|brand|brands|portfolio|spin-off|spinoff|separation|sale|line",
+    },
 ];
 
 /// How many patterns each kind has (for the docs and a test that every kind but risk has one).

@@ -15,7 +15,7 @@ use super::dates::{event_date, months_before};
 use super::documents::DocText;
 use super::exclusions::excluded;
 use super::items;
-use gtms_companies::domain::SignalKind;
+use gtms_companies::domain::{PRESS_RELEASE_FORM, SignalKind};
 
 /// An event more than two years older than its filing is no trigger: a seller cannot open with it.
 pub const MAX_TRIGGER_AGE_MONTHS: i32 = 24;
@@ -166,17 +166,23 @@ pub fn assess(sentence: &str, form: &str, filed: &str, name_word: Option<&str>) 
     if !(first.is_uppercase() || matches!(first, '"' | '\u{201c}' | '(')) {
         return None;
     }
+    // A quotation in a release is someone's words of praise or opinion, not the release's news.
+    if form == PRESS_RELEASE_FORM && matches!(first, '"' | '\u{201c}') {
+        return None;
+    }
     let lower = sentence.to_lowercase();
     if BOILERPLATE.iter().any(|b| lower.contains(b)) || looks_tabular(sentence) || has_contact_data(sentence) {
         return None;
     }
     let ws = words(sentence);
-    if ws.len() < 7 || !about_company(&ws, &lower, name_word) || excluded(&ws, &lower) {
+    let names_company = about_company(&ws, &lower, name_word) || (form == PRESS_RELEASE_FORM && names_a_listing(&ws));
+    if ws.len() < 7 || !names_company || excluded(&ws, &lower) {
         return None;
     }
     let found = event(&ws, name_word)?;
-    let event_date =
-        event_date(sentence).filter(|d| months_before(d, filed).is_none_or(|m| m >= -MAX_EVENT_LEAD_MONTHS));
+    let event_date = event_date(sentence)
+        .filter(|d| months_before(d, filed).is_none_or(|m| m >= -MAX_EVENT_LEAD_MONTHS))
+        .or_else(|| (form == PRESS_RELEASE_FORM && ws.iter().any(|w| w == "today")).then(|| filed.to_owned()));
     let age = event_date.as_deref().and_then(|d| months_before(d, filed));
     if found.needs_date && event_date.is_none() {
         return None;
@@ -185,10 +191,16 @@ pub fn assess(sentence: &str, form: &str, filed: &str, name_word: Option<&str>) 
     if planned && PROSPECTUS_FORMS.iter().any(|f| form.starts_with(f)) {
         return None;
     }
-    let history = age.is_some_and(|a| a > MAX_TRIGGER_AGE_MONTHS);
+    let history = is_history(event_date.as_deref(), filed);
     let trigger = !planned && !history;
     let score = score(found.kind, sentence, trigger, age, &lower) - if history { HISTORY_PENALTY } else { 0 };
     Some(Assessed { kind: found.kind, trigger, score, event_date })
+}
+
+/// Whether an event dated `event_date` lies more than `MAX_TRIGGER_AGE_MONTHS` before `filed`:
+/// history, no trigger.
+pub fn is_history(event_date: Option<&str>, filed: &str) -> bool {
+    event_date.and_then(|d| months_before(d, filed)).is_some_and(|m| m > MAX_TRIGGER_AGE_MONTHS)
 }
 
 /// Numbers-heavy text (over a quarter digits) is a flattened table, not prose; dated
@@ -197,6 +209,12 @@ fn looks_tabular(sentence: &str) -> bool {
     let digits = sentence.chars().filter(char::is_ascii_digit).count();
     let dollars = sentence.matches('$').count();
     digits * 100 > sentence.len() * 25 || dollars > 4 || sentence.contains("  ") || sentence.contains(" | ")
+}
+
+/// A listing in parentheses ("Alight, Inc. (NYSE: ALIT)"): in a company's own release, the
+/// company it names is the issuer, whatever its name's first word ("AMG", "KBR").
+fn names_a_listing(ws: &[String]) -> bool {
+    ws.iter().any(|w| matches!(w.as_str(), "nyse" | "nasdaq"))
 }
 
 fn about_company(ws: &[String], lower: &str, name_word: Option<&str>) -> bool {
@@ -336,24 +354,66 @@ mod tests {
         assert_eq!(name_word("AMERICAN EXPRESS CO"), None);
     }
 
-    /// Real 8-K sentences (GameSquare, 2025-12-05; CEA Industries, 2025-12-29) that read as
-    /// events of a kind their item cannot report: a shareholder vote's outcome is no regulatory
-    /// approval, a bylaw history no leadership change.
+    /// A sentence that reads as a leadership change and a real 8-K vote outcome (GameSquare,
+    /// 2025-12-05; session 15 read it as a regulatory approval, since session 16 the vetoes do
+    /// too): under Items 5.07 and 5.03 (votes, bylaws) no kind stands.
     #[test]
     fn an_8k_item_keeps_only_the_kinds_it_reports() {
         let vote = "Each of the remaining matters submitted to a vote of the Company\u{2019}s stockholders, other than Proposal 4, received the requisite votes for approval.";
-        let bylaws = "The Bylaws were last amended in 2018 when the Company was named Surna, Inc. and its principal business was designing environmental systems for cannabis cultivation facilities.";
+        let officer = "On December 29, 2025, the Board appointed Jane Roe as Chief Financial Officer of the Company.";
         let doc = DocText::from_lines(vec![
             "Item 5.07 Submission of Matters to a Vote of Security Holders.".into(),
             vote.into(),
             "Item 5.03 Amendments to Articles of Incorporation or Bylaws; Change in Fiscal Year.".into(),
-            bylaws.into(),
+            officer.into(),
         ]);
-        assert!(
-            assess(vote, "8-K", "2025-12-05", None).is_some() && assess(bylaws, "8-K", "2025-12-29", None).is_some()
-        );
+        assert_eq!(assess(vote, "8-K", "2025-12-05", None), None);
+        assert!(assess(officer, "8-K", "2025-12-29", None).is_some());
         assert_eq!(candidates(&doc, 0, "8-K", "2025-12-29", None), vec![]);
-        assert_eq!(candidates(&doc, 0, "10-K", "2025-12-29", None).len(), 2, "no item headings outside an 8-K");
+        assert_eq!(candidates(&doc, 0, "10-K", "2025-12-29", None).len(), 1, "no item headings outside an 8-K");
+    }
+
+    /// Real release leads (Alight 2025, Veritone 2025, KBR 2025): the event is a noun after
+    /// "announced", the company may be named only by its listing, and "today" is the
+    /// release's own date.
+    #[test]
+    fn a_release_lead_states_its_event_and_today_is_its_date() {
+        let cases = [
+            (
+                "CHICAGO\u{2013}(BUSINESS WIRE)\u{2013}Alight, Inc. (NYSE: ALIT), a leading cloud-based provider of human capital and technology-enabled services, today announced the appointment of Donna Dorsey as Chief Human Resources Officer (CHRO).",
+                Some("alight"),
+                SignalKind::LeadershipChange,
+            ),
+            (
+                "DENVER\u{2013}(BUSINESS WIRE)\u{2013}Veritone, a leader in building human-centered enterprise AI solutions, today announced the pricing of an underwritten public offering of 9,505,705 shares of its common stock.",
+                Some("veritone"),
+                SignalKind::CapitalRaise,
+            ),
+            (
+                "KBR, Inc. (NYSE: KBR) today announced a plan, unanimously approved by its Board of Directors, to pursue a tax-free spin-off of its Mission Technology Solutions (MTS) segment.",
+                None,
+                SignalKind::Divestiture,
+            ),
+        ];
+        for (s, name, kind) in cases {
+            let a = assess(s, PRESS_RELEASE_FORM, "2025-05-20", name);
+            assert_eq!(a.as_ref().map(|a| a.kind), Some(kind), "{s}");
+            assert_eq!(a.and_then(|a| a.event_date).as_deref(), Some("2025-05-20"), "{s}");
+        }
+        // The listing names the issuer only in its own release.
+        assert_eq!(assess(cases[2].0, "8-K", "2025-05-20", None), None);
+    }
+
+    /// Real release sentences that name an award or a list, and a quotation: no event.
+    #[test]
+    fn awards_lists_and_quotations_in_releases_are_no_signals() {
+        for s in [
+            "Paychex, Inc. (Nasdaq: PAYX), an industry-leading human capital management (HCM) company, has recently been named one of America\u{2019}s Greatest Companies 2025 by Newsweek.",
+            "PPG (NYSE:PPG) today announced that it has been named to Newsweek magazine\u{2019}s inaugural America\u{2019}s Greatest Companies 2025 list.",
+            "\u{201c}We are pleased to announce that we completed the acquisition of Acme Robotics, which strengthens our offering,\u{201d} said the Chief Executive Officer of the Company.",
+        ] {
+            assert_eq!(assess(s, PRESS_RELEASE_FORM, "2025-06-01", Some("paychex")), None, "{s}");
+        }
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Cleaning executive names and titles as the signature blocks and officer tables give
 //! them. A title loses: the person's own name, dates ("November 29, 2023"), years, ages and
 //! footnote marks, career history (from "since", "from", "effective", "until", "prior to",
-//! "previously", "formerly", "served" onward), parentheticals, comma-separated pieces that
+//! "previously", "former", "formerly", "served" onward), parentheticals, comma-separated pieces that
 //! hold no title word (usually another person's name) unless they qualify the title before
 //! them ("Chief Executive Officer, Europe": a region or a business), repeated pieces and
 //! dangling words ("and", "Chief" at the end). A title left empty is no title.
@@ -81,7 +81,8 @@ const QUALIFIER_WORDS: [&str; 34] = [
 ];
 
 /// Words that end history in a title cell.
-const HISTORY_MARKERS: [&str; 10] = [
+const HISTORY_MARKERS: [&str; 11] = [
+    " former ",
     " since ",
     " from ",
     " effective ",
@@ -295,6 +296,8 @@ mod tests {
             Some("President, Chief Executive Officer")
         );
         assert_eq!(t("November 29, 2023", "X"), None);
+        // A former title is no title (a signature line "Vella Deng, Former Chief Financial Officer").
+        assert_eq!(t("Former Chief Financial Officer", "Vella Deng"), None);
         assert_eq!(t("Jane Roe", "Jane Roe"), None);
     }
 
