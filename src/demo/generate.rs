@@ -1,6 +1,8 @@
 //! The demo workspace generator: ~150 deals on real companies with cards, accounts with
 //! consumption commits and 120 days of usage, and 60 days of workflow runs and token use.
-//! Deterministic: a fixed seed, a fixed anchor date, companies in slug order.
+//! Deterministic: a fixed seed, a fixed anchor date. Stable as the cards change: the deals go
+//! to the companies whose slugs hash lowest, and each deal's stage, value and history come from
+//! its own slug, so a card added or removed moves only the deals it displaces.
 
 use chrono::{Duration, NaiveDate};
 
@@ -48,23 +50,30 @@ fn day(offset: i64) -> String {
 
 pub fn generate(workers: Vec<WorkerRecord>, dir: &Directory) -> WorkspaceData {
     let mut rng = Rng::new(SEED);
-    let mut companies: Vec<(String, String)> = dir.cards().map(|c| (c.slug.clone(), c.legal_name.clone())).collect();
-    // A deterministic shuffle, so deals spread over the alphabet.
-    for i in (1..companies.len()).rev() {
-        let j = rng.range(0, i as u64) as usize;
-        companies.swap(i, j);
-    }
+    let mut companies: Vec<(u64, String, String)> =
+        dir.cards().map(|c| (slug_hash(&c.slug), c.slug.clone(), c.legal_name.clone())).collect();
+    // Hash order spreads the deals over the alphabet and keeps them where they are.
+    companies.sort();
     let deals: Vec<DealRecord> = companies
         .iter()
         .cycle()
         .take(DEALS)
         .enumerate()
-        .map(|(i, (slug, name))| deal(&mut rng, i, slug, name))
+        .map(|(i, (hash, slug, name))| {
+            // A company drawn twice (fewer cards than deals) gets another deal each round.
+            let round = (i / companies.len()) as u64;
+            deal(&mut Rng::new(SEED ^ hash ^ round), i, slug, name)
+        })
         .collect();
     let accounts = accounts(&mut rng, &deals);
     let runs = runs(&mut rng, &workers);
     let tokens = tokens(&mut rng, &workers);
     WorkspaceData { workers, deals, accounts, runs, tokens }
+}
+
+/// FNV-1a of a slug: where its company stands in the draw, and its deal's own seed.
+fn slug_hash(slug: &str) -> u64 {
+    slug.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
 }
 
 fn deal(rng: &mut Rng, i: usize, slug: &str, name: &str) -> DealRecord {

@@ -61,24 +61,31 @@ fn core_words(account: &str) -> Vec<String> {
     normalize(&crate::companies::names::base_name(account)).split_whitespace().map(str::to_owned).collect()
 }
 
-/// Whether `question` (normalized) names `deal`: its id, its account's name, its company slug,
-/// or its account's first word when that is distinctive (five letters or more, not generic).
-pub fn names(question: &str, deal: &DealRecord) -> bool {
+/// Whether `asked` (the question as typed) names `deal`: its id, its account's name, its company
+/// slug, or its account's first word when that is distinctive (five letters or more, not
+/// generic) and written as a name, capitalised ("How is Focus doing?" names Focus Universal;
+/// "which deals should we focus on?" does not).
+pub fn names(asked: &str, deal: &DealRecord) -> bool {
+    let question = normalize(asked);
     let phrase = |words: &[String]| !words.is_empty() && question.contains(&format!(" {} ", words.join(" ")));
+    let capitalised = |word: &str| {
+        asked
+            .split(|c: char| !c.is_alphanumeric())
+            .any(|w| w.eq_ignore_ascii_case(word) && w.starts_with(|c: char| c.is_uppercase()))
+    };
     let core = core_words(&deal.account_name);
     let slug: Vec<String> = deal.company_slug.iter().flat_map(|s| s.split('-')).map(str::to_owned).collect();
     question.contains(&normalize(&deal.id))
         || phrase(&core)
         || phrase(&slug)
-        || core
-            .first()
-            .is_some_and(|w| w.len() >= 5 && !GENERIC.contains(&w.as_str()) && phrase(std::slice::from_ref(w)))
+        || core.first().is_some_and(|w| {
+            w.len() >= 5 && !GENERIC.contains(&w.as_str()) && phrase(std::slice::from_ref(w)) && capitalised(w)
+        })
 }
 
 /// The deals the context shows: named ones first (any stage), then the best open ones.
 pub fn select<'d>(question: &str, deals: &'d [DealRecord]) -> (Vec<&'d DealRecord>, Vec<&'d DealRecord>) {
-    let asked = normalize(question);
-    let named: Vec<&DealRecord> = deals.iter().filter(|d| names(&asked, d)).take(NAMED_DEALS).collect();
+    let named: Vec<&DealRecord> = deals.iter().filter(|d| names(question, d)).take(NAMED_DEALS).collect();
     let ranked = crate::deals::open_ranked(deals).into_iter().take(RANKED_DEALS).collect();
     (named, ranked)
 }
@@ -171,13 +178,16 @@ mod tests {
         let lowes = deal("deal-043", "LOWES COMPANIES INC", Some("lowes"));
         let adp = deal("deal-084", "AUTOMATIC DATA PROCESSING INC", Some("automatic-data-processing"));
         let general = deal("deal-009", "GENERAL DYNAMICS CORP", None);
-        assert!(names(&normalize("Summary of the GRIFFON CORP deal"), &griffon));
-        assert!(names(&normalize("Tell me about the Lowe's deal"), &lowes));
-        assert!(names(&normalize("What is the status of deal-084?"), &adp));
-        assert!(names(&normalize("How is Automatic Data Processing doing?"), &adp));
-        assert!(!names(&normalize("What is the pipeline status?"), &griffon));
-        assert!(!names(&normalize("In general, what should I do?"), &general));
-        assert!(!names(&normalize("deal-0011"), &griffon), "ids match whole");
+        let focus = deal("deal-128", "FOCUS UNIVERSAL INC.", Some("focus-universal"));
+        assert!(names("Summary of the GRIFFON CORP deal", &griffon));
+        assert!(names("Tell me about the Lowe's deal", &lowes));
+        assert!(names("What is the status of deal-084?", &adp));
+        assert!(names("How is Automatic Data Processing doing?", &adp));
+        assert!(!names("What is the pipeline status?", &griffon));
+        assert!(!names("In general, what should I do?", &general));
+        assert!(!names("deal-0011", &griffon), "ids match whole");
+        assert!(names("How is Focus doing?", &focus) && names("how is focus universal doing?", &focus));
+        assert!(!names("Which deals should we focus on?", &focus), "a common word in lowercase is no name");
     }
 
     #[test]
