@@ -1,8 +1,8 @@
 //! Building one company's row of the extract from its manifest rows and executive records:
 //! loads its quotable documents (exact or inferred URL, or 10-K item text whose URL is the
 //! filing's EDGAR index page; always a known filing date), collects and ranks statements, receipts
-//! executives and reads Exhibit 21/22 subsidiaries (Exhibit 8 of a 20-F). The company's press
-//! releases are searched like filings and receipted by their own address; where a release and
+//! executives and reads Exhibit 21/22 subsidiaries (Exhibit 8 of a 20-F) and the ones its prose
+//! names. The company's press releases are searched like filings and receipted by their own address; where a release and
 //! a filing state the same sentence, the filing's copy is kept. A full submission contributes
 //! only the `<DOCUMENT>`s that the manifest does not list on their own, so no text counts twice.
 
@@ -20,6 +20,7 @@ use super::reference::Reference;
 use super::registry::Tracked;
 use super::statements::{candidates, is_history, name_word};
 use super::subsidiaries::subsidiaries;
+use super::subsidiary_mentions::mentioned;
 use gtms_companies::domain::{Claim, PRESS_RELEASE_FORM, Receipt, SignalKind};
 use gtms_companies::seed::{SeedCompany, Statement};
 
@@ -141,6 +142,15 @@ pub fn build(
     for s in sources.iter().filter(|s| is_subsidiary_list(&s.doc_type, &s.form)) {
         for claim in subsidiaries(&s.text, &s.url, &s.form, &s.filed, &s.accession) {
             if !subs.iter().any(|c: &Claim<_>| c.value() == claim.value()) {
+                subs.push(claim);
+            }
+        }
+    }
+    // Subsidiaries the prose names ("through its wholly owned subsidiary, Acme Robotics, Inc."),
+    // after the exhibit lists, where the name is not listed already.
+    for s in sources.iter().filter(|s| !s.press && is_prose(&s.doc_type)) {
+        for claim in mentioned(&s.text, &s.url, &s.form, &s.filed, &s.accession) {
+            if !subs.iter().any(|c: &Claim<_>| c.value().name.eq_ignore_ascii_case(&claim.value().name)) {
                 subs.push(claim);
             }
         }

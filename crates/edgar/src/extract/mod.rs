@@ -24,6 +24,7 @@ pub mod sentences;
 pub mod signals;
 pub mod statements;
 pub mod subsidiaries;
+pub mod subsidiary_mentions;
 pub mod text;
 pub mod titles;
 

@@ -43,6 +43,9 @@ const ENTITY_WORDS: [&str; 27] = [
     "llp",
 ];
 
+/// Descriptions that may open a row before the entity's name.
+const OWNERSHIP_PREFIXES: [&str; 2] = ["wholly owned subsidiary of ", "wholly-owned subsidiary of "];
+
 const ROLE_WORDS: [&str; 4] = ["issuer", "guarantor", "co-issuer", "parent"];
 
 /// Jurisdictions recognised at the end of a line (longest first where one contains another).
@@ -211,6 +214,12 @@ pub fn parse_line(line: &str) -> Option<Subsidiary> {
     }
     let name =
         rest.trim_start_matches(|c: char| c.is_ascii_digit() || matches!(c, '.' | ' ' | '-' | '\u{2022}')).trim();
+    // A 20-F row may describe the entity before naming it ("Wholly owned subsidiary of X Limited").
+    let name = OWNERSHIP_PREFIXES
+        .iter()
+        .find_map(|p| name.get(..p.len()).filter(|h| h.eq_ignore_ascii_case(p)).map(|_| &name[p.len()..]))
+        .unwrap_or(name)
+        .trim();
     let has_entity_word =
         name.split([' ', ',']).any(|w| ENTITY_WORDS.contains(&w.trim_end_matches('.').to_lowercase().as_str()));
     (has_entity_word && name.len() >= 4 && name.chars().next().is_some_and(char::is_alphanumeric))
@@ -267,6 +276,12 @@ mod tests {
         );
         let s = parse_line("Ctrip.com (Hong Kong) Limited Hong Kong SAR");
         assert_eq!(s.and_then(|s| s.jurisdiction), Some("Hong Kong SAR".into()));
+    }
+
+    #[test]
+    fn a_row_that_describes_before_it_names_keeps_the_name() {
+        let s = parse_line("Wholly owned subsidiary of Xintong International Trading Limited");
+        assert_eq!(s.map(|s| s.name), Some("Xintong International Trading Limited".into()));
     }
 
     #[test]
