@@ -13,7 +13,8 @@ use gtms_companies::seed::Subsidiary;
 pub const PER_COMPANY: usize = 100;
 const MAX_LINE: usize = 150;
 
-const ENTITY_WORDS: [&str; 27] = [
+/// Legal-form words that make a line (or, in `subsidiary_mentions`, a name) an entity.
+pub(super) const ENTITY_WORDS: [&str; 27] = [
     "inc",
     "llc",
     "l.l.c",

@@ -1,13 +1,15 @@
 //! Subsidiaries named in a filing's prose, for companies whose filings hold no Exhibit 21:
 //! "through its wholly owned subsidiary, Acme Robotics, Inc.", "Acme Robotics LLC, a
-//! wholly-owned subsidiary of the Company". The name must end in a legal form (Inc., LLC,
-//! Ltd., ...), and the subsidiary must be the company's own ("its", "our", "of the Company",
-//! "of us"): "a wholly owned subsidiary of TenX" is another company's. The receipt quote is the
-//! whole sentence, so it is verbatim; the jurisdiction is unknown.
+//! wholly-owned subsidiary of the Company". The name must end in a legal form, as an Exhibit 21
+//! row must (`subsidiaries::ENTITY_WORDS`: Inc., LLC, Ltd., ...), and the subsidiary must be the
+//! company's own ("its", "our", "of the Company", "of us"): "a wholly owned subsidiary of TenX"
+//! is another company's. The receipt quote is the whole sentence, so it is verbatim; the
+//! jurisdiction is unknown.
 
 use super::contact::has_contact_data;
 use super::documents::DocText;
 use super::sentences::split_sentences;
+use super::subsidiaries::ENTITY_WORDS;
 use gtms_companies::domain::{Claim, Receipt};
 use gtms_companies::seed::Subsidiary;
 
@@ -15,32 +17,6 @@ use gtms_companies::seed::Subsidiary;
 const MAX_SENTENCE: usize = 500;
 /// Most words a name may have before its legal form.
 const MAX_NAME_WORDS: usize = 10;
-
-/// Legal forms that end a subsidiary's name (lowercase, without a final period).
-const LEGAL_FORMS: [&str; 22] = [
-    "inc",
-    "llc",
-    "l.l.c",
-    "ltd",
-    "limited",
-    "corp",
-    "corporation",
-    "co",
-    "l.p",
-    "lp",
-    "gmbh",
-    "b.v",
-    "s.a",
-    "n.v",
-    "ag",
-    "plc",
-    "pty",
-    "s.l",
-    "s.p.a",
-    "s.a.s",
-    "k.k",
-    "llp",
-];
 
 /// Legal forms written with a final period ("Inc.", "Co.", "L.P."), which the name keeps.
 const DOTTED: [&str; 13] =
@@ -135,9 +111,9 @@ fn name_after(rest: &[&str]) -> Option<String> {
         }
         words.push(token);
         if is_legal_form(word) {
-            if let Some(next) = rest.get(k + 1).filter(|n| is_legal_form(n.trim_end_matches([',', ';', ':', ')']))) {
-                words.push(next);
-            }
+            // A run of legal forms ends the name together ("Holdings Co., Ltd.").
+            let more = rest[k + 1..].iter().take_while(|n| is_legal_form(n.trim_end_matches([',', ';', ':', ')'])));
+            words.extend(more);
             return finish(&words);
         }
     }
@@ -179,7 +155,7 @@ fn finish(words: &[&str]) -> Option<String> {
 }
 
 fn is_legal_form(word: &str) -> bool {
-    LEGAL_FORMS.contains(&word.trim_end_matches('.').to_lowercase().as_str())
+    ENTITY_WORDS.contains(&word.trim_end_matches('.').to_lowercase().as_str())
 }
 
 fn starts_capital(word: &str) -> bool {
