@@ -1,13 +1,15 @@
 //! Candidate statements from one document: the sentences in which a company states an
 //! event of its own. A sentence qualifies when it is 40..=400 characters, starts with a
 //! capital (or quote/bracket) and ends with `.`, refers to the company ("we", "our", "us",
-//! "the Company", or the first word of its name), is not boilerplate (forward-looking
-//! disclaimers, references to notes or exhibits, table lead-ins), not a table row, holds no
-//! contact data, is not excluded (`exclusions.rs`: hedges, accounting, history, background)
-//! and states an event (`classify.rs`). An event dated more than `MAX_TRIGGER_AGE_MONTHS`
-//! before its filing keeps its kind (it is what the sentence states) but is no trigger and
-//! scores lower: the card tells its age, and newer events rank first. Quotes are slices of the document's
-//! own lines, so they are verbatim by construction; `rank` still verifies each.
+//! "the Company", the first word of its name, or in its own release its listing "(NYSE: X)"),
+//! is no quotation in a release, is not boilerplate (forward-looking disclaimers, references to
+//! notes or exhibits, table lead-ins), not a table row, holds no contact data, is not excluded
+//! (`exclusions.rs`: hedges, accounting, history, background) and states an event
+//! (`classify.rs`). An event dated more than `MAX_TRIGGER_AGE_MONTHS` before its filing keeps
+//! its kind (it is what the sentence states) but is no trigger and scores lower: the card tells
+//! its age, and newer events rank first. In a release, "today" dates the event on the release's
+//! day. Quotes are slices of the document's own lines, so they are verbatim by construction;
+//! `rank` still verifies each.
 
 use super::classify::{event, words};
 use super::contact::has_contact_data;
