@@ -65,8 +65,8 @@ fn core_words(account: &str) -> Vec<String> {
 /// slug, or its account's first word when that is distinctive (five letters or more, not
 /// generic) and written as a name, capitalised ("How is Focus doing?" names Focus Universal;
 /// "which deals should we focus on?" does not).
-pub fn names(asked: &str, deal: &DealRecord) -> bool {
-    let question = normalize(asked);
+/// `question` is `asked` normalized (once per question, not once per deal).
+fn names(asked: &str, question: &str, deal: &DealRecord) -> bool {
     let phrase = |words: &[String]| !words.is_empty() && question.contains(&format!(" {} ", words.join(" ")));
     let capitalised = |word: &str| {
         asked
@@ -85,7 +85,8 @@ pub fn names(asked: &str, deal: &DealRecord) -> bool {
 
 /// The deals the context shows: named ones first (any stage), then the best open ones.
 pub fn select<'d>(question: &str, deals: &'d [DealRecord]) -> (Vec<&'d DealRecord>, Vec<&'d DealRecord>) {
-    let named: Vec<&DealRecord> = deals.iter().filter(|d| names(question, d)).take(NAMED_DEALS).collect();
+    let normalized = normalize(question);
+    let named: Vec<&DealRecord> = deals.iter().filter(|d| names(question, &normalized, d)).take(NAMED_DEALS).collect();
     let ranked = crate::deals::open_ranked(deals).into_iter().take(RANKED_DEALS).collect();
     (named, ranked)
 }
@@ -174,20 +175,21 @@ mod tests {
 
     #[test]
     fn a_deal_is_named_by_id_account_slug_or_a_distinctive_first_word() {
+        let named = |asked: &str, deal: &DealRecord| names(asked, &normalize(asked), deal);
         let griffon = deal("deal-001", "GRIFFON CORP", Some("griffon"));
         let lowes = deal("deal-043", "LOWES COMPANIES INC", Some("lowes"));
         let adp = deal("deal-084", "AUTOMATIC DATA PROCESSING INC", Some("automatic-data-processing"));
         let general = deal("deal-009", "GENERAL DYNAMICS CORP", None);
         let focus = deal("deal-128", "FOCUS UNIVERSAL INC.", Some("focus-universal"));
-        assert!(names("Summary of the GRIFFON CORP deal", &griffon));
-        assert!(names("Tell me about the Lowe's deal", &lowes));
-        assert!(names("What is the status of deal-084?", &adp));
-        assert!(names("How is Automatic Data Processing doing?", &adp));
-        assert!(!names("What is the pipeline status?", &griffon));
-        assert!(!names("In general, what should I do?", &general));
-        assert!(!names("deal-0011", &griffon), "ids match whole");
-        assert!(names("How is Focus doing?", &focus) && names("how is focus universal doing?", &focus));
-        assert!(!names("Which deals should we focus on?", &focus), "a common word in lowercase is no name");
+        assert!(named("Summary of the GRIFFON CORP deal", &griffon));
+        assert!(named("Tell me about the Lowe's deal", &lowes));
+        assert!(named("What is the status of deal-084?", &adp));
+        assert!(named("How is Automatic Data Processing doing?", &adp));
+        assert!(!named("What is the pipeline status?", &griffon));
+        assert!(!named("In general, what should I do?", &general));
+        assert!(!named("deal-0011", &griffon), "ids match whole");
+        assert!(named("How is Focus doing?", &focus) && named("how is focus universal doing?", &focus));
+        assert!(!named("Which deals should we focus on?", &focus), "a common word in lowercase is no name");
     }
 
     #[test]

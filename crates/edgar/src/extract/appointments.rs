@@ -6,6 +6,8 @@
 //! names one, and a newer appointment supersedes an older title. Departures ("resigned as")
 //! and successions ("will succeed X as") name no appointee and are not read.
 
+use super::titles::TITLE_WORDS;
+
 /// Verbs after which the appointee is named ("appointed Jane Roe as ...").
 const VERBS: [&str; 8] = ["appointed", "elected", "named", "promoted", "appoints", "elects", "names", "promotes"];
 /// Nouns after which, with "of", the appointee is named ("the appointment of Jane Roe as ...").
@@ -15,31 +17,9 @@ const COURTESY: [&str; 5] = ["Mr.", "Ms.", "Mrs.", "Dr.", "Miss"];
 /// Words that open a clause or a body, never a person's name.
 const NOT_NAMES: [&str; 12] =
     ["The", "Board", "Company", "Directors", "Our", "Its", "We", "It", "Each", "Effective", "On", "In"];
-/// Words of a title, never of a person's name ("Executive Vice President was appointed ...").
-const TITLE_WORDS: [&str; 22] = [
-    "chief",
-    "executive",
-    "officer",
-    "president",
-    "vice",
-    "senior",
-    "director",
-    "general",
-    "counsel",
-    "secretary",
-    "treasurer",
-    "companys",
-    "company's",
-    "group",
-    "chairman",
-    "chair",
-    "controller",
-    "accounting",
-    "financial",
-    "operating",
-    "interim",
-    "acting",
-];
+/// Words of a title (beside `titles::TITLE_WORDS`), never of a person's name ("Executive Vice
+/// President was appointed ...", "the Companys Interim Chief Financial Officer").
+const MORE_TITLE_WORDS: [&str; 7] = ["companys", "company's", "group", "financial", "operating", "interim", "acting"];
 /// Words that may stand inside a title between capitalised words.
 const CONNECTORS: [&str; 3] = ["and", "&", "of"];
 /// Words that make a title one of an officer (a board seat alone is no officer title).
@@ -128,7 +108,10 @@ fn person_of(words: &[&str]) -> Option<String> {
         _ => words,
     };
     let real = words.iter().filter(|w| w.chars().filter(|c| c.is_alphabetic()).count() > 1).count();
-    let titled = words.iter().any(|w| TITLE_WORDS.contains(&w.to_lowercase().replace('\u{2019}', "'").as_str()));
+    let titled = words.iter().any(|w| {
+        let w = w.to_lowercase().replace('\u{2019}', "'");
+        TITLE_WORDS.contains(&w.as_str()) || MORE_TITLE_WORDS.contains(&w.as_str())
+    });
     if !(2..=5).contains(&words.len()) || real < 2 || titled || NOT_NAMES.contains(&words[0]) {
         return None;
     }

@@ -7,7 +7,7 @@
 //! dangling words ("and", "Chief" at the end). A title left empty is no title.
 
 /// Words at least one of which a title piece must contain.
-const TITLE_WORDS: [&str; 32] = [
+pub(super) const TITLE_WORDS: [&str; 32] = [
     "chief",
     "officer",
     "president",
