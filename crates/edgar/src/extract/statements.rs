@@ -7,9 +7,11 @@
 //! (`exclusions.rs`: hedges, accounting, history, background) and states an event
 //! (`classify.rs`). An event dated more than `MAX_TRIGGER_AGE_MONTHS` before its filing keeps
 //! its kind (it is what the sentence states) but is no trigger and scores lower: the card tells
-//! its age, and newer events rank first. In a release, "today" dates the event on the release's
-//! day. Quotes are slices of the document's own lines, so they are verbatim by construction;
-//! `rank` still verifies each.
+//! its age, and newer events rank first. A 20-F body's sentence that gives no date is
+//! background to its business description, not an event (a blind draw judged 12 of 35 such
+//! served sentences right, docs/signal-rules.md). In a release, "today" dates the event on the
+//! release's day. Quotes are slices of the document's own lines, so they are verbatim by
+//! construction; `rank` still verifies each.
 
 use super::classify::{event, words};
 use super::contact::has_contact_data;
@@ -186,7 +188,7 @@ pub fn assess(sentence: &str, form: &str, filed: &str, name_word: Option<&str>) 
         .filter(|d| months_before(d, filed).is_none_or(|m| m >= -MAX_EVENT_LEAD_MONTHS))
         .or_else(|| (form == PRESS_RELEASE_FORM && ws.iter().any(|w| w == "today")).then(|| filed.to_owned()));
     let age = event_date.as_deref().and_then(|d| months_before(d, filed));
-    if found.needs_date && event_date.is_none() {
+    if event_date.is_none() && (found.needs_date || form.starts_with("20-F")) {
         return None;
     }
     let planned = ws.iter().any(|w| PLAN_WORDS.contains(&w.as_str()));
@@ -292,6 +294,17 @@ mod tests {
         assert_eq!(then.as_ref().map(|a| (a.kind, a.trigger)), Some((SignalKind::CapitalRaise, false)));
         assert_eq!(now.as_ref().map(|a| (a.kind, a.trigger)), Some((SignalKind::CapitalRaise, true)));
         assert!(then.as_ref().map(|a| a.score) < now.as_ref().map(|a| a.score), "{then:?} {now:?}");
+    }
+
+    /// A 20-F body describes the business at length: its undated sentences are background
+    /// (a blind draw judged 12 of 35 served ones right); the same sentence with a date is news.
+    #[test]
+    fn an_undated_sentence_of_a_20f_body_is_background() {
+        let undated = "We launched our new generation of battery swapping stations in Shanghai and Hangzhou.";
+        let dated = "In March 2025, we launched our new generation of battery swapping stations in Shanghai.";
+        assert_eq!(assess(undated, "20-F", "2025-04-30", None), None);
+        assert!(assess(undated, "10-K", "2025-04-30", None).is_some());
+        assert_eq!(assess(dated, "20-F", "2025-04-30", None).map(|a| a.kind), Some(SignalKind::Product));
     }
 
     /// The misreadings hand-judging found in served cards (issue 25), each a real sentence of
