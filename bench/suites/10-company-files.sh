@@ -26,6 +26,6 @@ ingest_secs=$(echo "$(date +%s.%N) - $ingest_start" | bc)
   echo "### Company data"
   echo
   echo "- \`gtms ingest\` (release): ${ingest_secs%??????} s — $(cat "$work/ingest.txt" | sed 's/^ingest: //')"
-  echo "- Embedded keyless files: $(du -sh assets/company/public | cut -f1) (identity + .gz + .br)"
+  echo "- Embedded keyless files: $(find assets/company/public -name '*.gz' -o -name '*.br' | xargs du -ch | tail -1 | cut -f1) (.gz + .br; identity gunzipped on a client's first request for it)"
   echo
 } >>"$BENCH_NOTES_FILE"

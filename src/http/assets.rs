@@ -11,6 +11,7 @@ use hyper::{Method, Response, StatusCode};
 use super::error::ApiError;
 use crate::companies::assets::{AssetTable, StaticFile};
 use crate::domain::Slug;
+use crate::error::{ErrorKind, ServiceError};
 
 pub const CACHE_CONTROL: &str = "public, max-age=3600";
 
@@ -48,7 +49,10 @@ pub fn respond(table: &AssetTable, method: &Method, path: &str, headers: &Header
         return error(ApiError::NotFound(message.into()));
     };
     let accept = headers.get(header::ACCEPT_ENCODING).and_then(|v| v.to_str().ok()).unwrap_or("");
-    let (encoding, body) = choose(file, accept);
+    let (encoding, body) = match choose(file, accept) {
+        Ok(chosen) => chosen,
+        Err(source) => return error(ApiError::from(Unreadable { file: file.file.clone(), source })),
+    };
     let etag = match encoding {
         Encoding::Brotli => format!("\"{}-br\"", file.hash),
         Encoding::Gzip => format!("\"{}-gz\"", file.hash),
@@ -81,6 +85,20 @@ pub fn respond(table: &AssetTable, method: &Method, path: &str, headers: &Header
         Encoding::Identity => {}
     }
     res
+}
+
+/// An embedded file whose gzip bytes do not gunzip: a broken build, logged, shown as a 500.
+#[derive(Debug, thiserror::Error)]
+#[error("embedded file {file} does not gunzip")]
+struct Unreadable {
+    file: String,
+    source: std::io::Error,
+}
+
+impl ServiceError for Unreadable {
+    fn kind(&self) -> ErrorKind {
+        ErrorKind::Internal
+    }
 }
 
 /// The policy of the public pages: nothing but their own stylesheet loads; no script runs.
@@ -128,8 +146,9 @@ fn not_found_message(path: &str) -> &'static str {
     }
 }
 
-/// Picks the best encoding the client accepts and the file has: br, then gzip, then identity.
-fn choose(file: &StaticFile, accept: &str) -> (Encoding, Bytes) {
+/// Picks the best encoding the client accepts and the file has: br, then gzip, then identity
+/// (gunzipped on first use: an error only if the embedded bytes were corrupt).
+fn choose(file: &StaticFile, accept: &str) -> std::io::Result<(Encoding, Bytes)> {
     let accepts = |name: &str| {
         accept.split(',').any(|part| {
             let mut it = part.split(';');
@@ -142,14 +161,12 @@ fn choose(file: &StaticFile, accept: &str) -> (Encoding, Bytes) {
     if let Some(br) = &file.brotli
         && accepts("br")
     {
-        return (Encoding::Brotli, br.clone());
+        return Ok((Encoding::Brotli, br.clone()));
     }
-    if let Some(gz) = &file.gzip
-        && accepts("gzip")
-    {
-        return (Encoding::Gzip, gz.clone());
+    if accepts("gzip") {
+        return Ok((Encoding::Gzip, file.gzip.clone()));
     }
-    (Encoding::Identity, file.identity.clone())
+    Ok((Encoding::Identity, file.identity()?))
 }
 
 fn error(e: ApiError) -> Response<Full<Bytes>> {
@@ -168,24 +185,31 @@ mod tests {
     use super::*;
 
     fn file() -> StaticFile {
-        StaticFile {
-            file: "x.json".into(),
-            content_type: "application/json",
-            identity: Bytes::from_static(b"{}"),
-            gzip: Some(Bytes::from_static(b"gz")),
-            brotli: Some(Bytes::from_static(b"br")),
-            hash: "abc".into(),
-        }
+        let gz = gtms_precompress::gzip(b"{}").unwrap_or_default();
+        StaticFile::new("x.json".into(), Bytes::from(gz), Some(Bytes::from_static(b"br")), "abc".into())
+    }
+
+    fn chosen(f: &StaticFile, accept: &str) -> Option<Encoding> {
+        choose(f, accept).ok().map(|(encoding, _)| encoding)
     }
 
     #[test]
     fn encodings_are_negotiated_by_preference_and_q_values() {
         let f = file();
-        assert_eq!(choose(&f, "gzip, deflate, br").0, Encoding::Brotli);
-        assert_eq!(choose(&f, "gzip").0, Encoding::Gzip);
-        assert_eq!(choose(&f, "br;q=0, gzip;q=0.5").0, Encoding::Gzip);
-        assert_eq!(choose(&f, "").0, Encoding::Identity);
-        assert_eq!(choose(&f, "identity").0, Encoding::Identity);
-        assert_eq!(choose(&f, "*").0, Encoding::Brotli);
+        assert_eq!(chosen(&f, "gzip, deflate, br"), Some(Encoding::Brotli));
+        assert_eq!(chosen(&f, "gzip"), Some(Encoding::Gzip));
+        assert_eq!(chosen(&f, "br;q=0, gzip;q=0.5"), Some(Encoding::Gzip));
+        assert_eq!(chosen(&f, ""), Some(Encoding::Identity));
+        assert_eq!(chosen(&f, "identity"), Some(Encoding::Identity));
+        assert_eq!(chosen(&f, "*"), Some(Encoding::Brotli));
+    }
+
+    #[test]
+    fn identity_is_the_gunzipped_file_kept_after_the_first_request() {
+        let f = file();
+        let first = choose(&f, "").ok().map(|(_, body)| body);
+        assert_eq!(first.as_deref(), Some(&b"{}"[..]));
+        let again = choose(&f, "identity").ok().map(|(_, body)| body);
+        assert_eq!(again.map(|b| b.as_ptr()), first.map(|b| b.as_ptr()), "the second answer reuses the first's bytes");
     }
 }

@@ -1,17 +1,23 @@
 //! The embedded keyless files: what `gtms ingest` wrote into `assets/company/public/`, compiled
 //! into the binary by rust-embed and indexed once at start-up by URL path, each with its
-//! precompressed siblings and a content hash for the ETag. The hash is the SHA-256 rust-embed
-//! computed at build time, so indexing reads no file's bytes: the embedded pages stay untouched
-//! (out of the process's RSS) until a client asks for them.
+//! precompressed siblings and a content hash for the ETag. Only the `.gz` and `.br` siblings are
+//! embedded (issue 27: the identity files were 17 of the binary's 42 MB): a client that accepts
+//! neither gets the identity bytes gunzipped once, on its first request for that file, and kept.
+//! The hash is the SHA-256 rust-embed computed at build time of the gzip bytes, so indexing reads
+//! no file's bytes: the embedded pages stay untouched (out of the process's RSS) until a client
+//! asks for them.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 use bytes::Bytes;
 use rust_embed::RustEmbed;
 
 #[derive(RustEmbed)]
 #[folder = "../../assets/company/public/"]
+#[include = "*.gz"]
+#[include = "*.br"]
 struct PublicFiles;
 
 #[derive(RustEmbed)]
@@ -24,11 +30,33 @@ pub struct StaticFile {
     /// Its file name under the public root (`company/apple.html`), as `export-static` writes it.
     pub file: String,
     pub content_type: &'static str,
-    pub identity: Bytes,
-    pub gzip: Option<Bytes>,
+    pub gzip: Bytes,
     pub brotli: Option<Bytes>,
-    /// Hex SHA-256 prefix of the identity bytes; encodings append a suffix in the ETag.
+    /// Hex SHA-256 prefix of the gzip bytes (deterministic, so it changes exactly when the
+    /// content does); encodings append a suffix in the ETag.
     pub hash: String,
+    /// The identity bytes, once a client has asked for them (`identity`).
+    identity: OnceLock<Bytes>,
+}
+
+impl StaticFile {
+    pub fn new(file: String, gzip: Bytes, brotli: Option<Bytes>, hash: String) -> Self {
+        StaticFile { content_type: content_type(&file), file, gzip, brotli, hash, identity: OnceLock::new() }
+    }
+
+    /// The file's own bytes, gunzipped on the first call and kept for the next ones.
+    pub fn identity(&self) -> std::io::Result<Bytes> {
+        if let Some(bytes) = self.identity.get() {
+            return Ok(bytes.clone());
+        }
+        let bytes = Bytes::from(self.read()?);
+        Ok(self.identity.get_or_init(|| bytes).clone())
+    }
+
+    /// The file's own bytes, gunzipped now and not kept (to parse them once).
+    pub fn read(&self) -> std::io::Result<Vec<u8>> {
+        gtms_precompress::gunzip(&self.gzip)
+    }
 }
 
 /// Every keyless file, by URL path (`/company/data/apple.json`).
@@ -71,23 +99,12 @@ impl AssetTable {
     /// Indexes the embedded files.
     pub fn embedded() -> Self {
         let mut files = HashMap::new();
-        for name in PublicFiles::iter() {
-            if name.ends_with(".gz") || name.ends_with(".br") {
-                continue;
-            }
-            let Some(file) = PublicFiles::get(&name) else { continue };
-            let sibling = |ext: &str| PublicFiles::get(&format!("{name}.{ext}")).map(|f| bytes(f.data));
-            let hash = hex::encode(&file.metadata.sha256_hash()[..16]);
-            let identity = bytes(file.data);
-            let entry = StaticFile {
-                file: name.to_string(),
-                content_type: content_type(&name),
-                gzip: sibling("gz"),
-                brotli: sibling("br"),
-                identity,
-                hash,
-            };
-            files.insert(url_path(&name), entry);
+        for gz_name in PublicFiles::iter() {
+            let Some(name) = gz_name.strip_suffix(".gz") else { continue };
+            let Some(gz) = PublicFiles::get(&gz_name) else { continue };
+            let hash = hex::encode(&gz.metadata.sha256_hash()[..16]);
+            let brotli = PublicFiles::get(&format!("{name}.br")).map(|f| bytes(f.data));
+            files.insert(url_path(name), StaticFile::new(name.to_owned(), bytes(gz.data), brotli, hash));
         }
         Self { files }
     }

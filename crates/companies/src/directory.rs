@@ -35,6 +35,8 @@ pub enum DirectoryError {
     Registry(serde_json::Error),
     #[error("embedded card {path}: {source}")]
     Card { path: String, source: serde_json::Error },
+    #[error("embedded card {path}: {source}")]
+    Unpack { path: String, source: std::io::Error },
 }
 
 impl Directory {
@@ -53,10 +55,13 @@ impl Directory {
                 Some(slug) => {
                     let path = format!("/company/data/{slug}.json");
                     match assets.get(&path) {
-                        Some(file) => Some(Arc::new(
-                            serde_json::from_slice::<Card>(&file.identity)
-                                .map_err(|source| DirectoryError::Card { path, source })?,
-                        )),
+                        Some(file) => {
+                            let json =
+                                file.read().map_err(|source| DirectoryError::Unpack { path: path.clone(), source })?;
+                            let card = serde_json::from_slice::<Card>(&json)
+                                .map_err(|source| DirectoryError::Card { path, source })?;
+                            Some(Arc::new(card))
+                        }
                         None => None,
                     }
                 }
@@ -65,7 +70,8 @@ impl Directory {
             dir.insert(Company { row, card, best: None });
         }
         if let Some(index) = assets.get("/company/data/index.json") {
-            let value: serde_json::Value = serde_json::from_slice(&index.identity).unwrap_or_default();
+            let json = index.read().unwrap_or_default();
+            let value: serde_json::Value = serde_json::from_slice(&json).unwrap_or_default();
             dir.generated_at = value["generated_at"].as_str().unwrap_or_default().to_owned();
         }
         for company in &mut dir.companies {

@@ -16,11 +16,9 @@ pub fn export_static(dir: &Path) -> std::io::Result<usize> {
         if let Some(parent) = target.parent() {
             std::fs::create_dir_all(parent)?;
         }
-        std::fs::write(&target, &file.identity)?;
+        std::fs::write(&target, file.read()?)?;
         let sibling = |ext: &str| format!("{}.{ext}", target.display());
-        if let Some(gz) = &file.gzip {
-            std::fs::write(sibling("gz"), gz)?;
-        }
+        std::fs::write(sibling("gz"), &file.gzip)?;
         if let Some(br) = &file.brotli {
             std::fs::write(sibling("br"), br)?;
         }
