@@ -230,7 +230,7 @@ impl AppState {
         }
         match self.store().deals().await {
             Ok(deals) => {
-                let summary = crate::deals::summarize(&deals);
+                let summary = crate::deals::summary(self.store());
                 let stages = crate::domain::Stage::ALL.map(|stage| (stage, summary.by_stage.get(stage)));
                 workspace.pipeline = Some(Pipeline {
                     view: crate::metrics::PipelineView::of(&deals),

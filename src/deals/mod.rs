@@ -20,7 +20,7 @@ pub use update::{DealUpdate, update};
 
 use crate::domain::{ChampionStatus, DealType, Stage};
 use crate::error::{ErrorKind, ServiceError};
-use crate::store::{DealRecord, HistoryEntry, Store, StoreError};
+use crate::store::{DealQuery, DealRecord, DealRow, HistoryEntry, Store, StoreError};
 
 /// Longest `nextStep` or `champion` text, in characters.
 pub(crate) const TEXT_LIMIT: usize = 500;
@@ -110,13 +110,19 @@ pub struct DealDetail {
 
 impl From<&DealRecord> for DealSummary {
     fn from(d: &DealRecord) -> Self {
+        Self::from(&DealRow::from(d))
+    }
+}
+
+impl From<&DealRow> for DealSummary {
+    fn from(d: &DealRow) -> Self {
         Self {
-            id: d.id.clone(),
+            id: d.id.to_string(),
             account_name: d.account_name.clone(),
             value: d.value,
             stage: d.stage,
             deal_type: d.deal_type,
-            rep: d.rep.clone(),
+            rep: d.rep.to_string(),
             champion: d.champion.clone(),
             close_date: d.close_date.clone(),
             probability: d.probability,
@@ -144,9 +150,9 @@ pub struct Bucket {
 }
 
 impl Bucket {
-    fn add(&mut self, value: u64) {
-        self.value += value;
-        self.count += 1;
+    fn merge(&mut self, other: Bucket) {
+        self.value += other.value;
+        self.count += other.count;
     }
 }
 
@@ -213,15 +219,30 @@ pub struct PipelineSummary {
     pub by_type: ByType,
 }
 
-pub async fn list(store: &Store, filter: &DealFilter) -> Result<Vec<DealSummary>, DealError> {
-    let deals = store.deals().await?;
-    Ok(deals
-        .iter()
-        .filter(|d| filter.stage.is_none_or(|s| d.stage == s))
-        .filter(|d| filter.deal_type.is_none_or(|t| d.deal_type == t))
-        .filter(|d| filter.rep.as_ref().is_none_or(|r| &d.rep == r))
-        .map(DealSummary::from)
-        .collect())
+/// Every deal `filter` admits, in id order, from the deal index (no deal is read from the file).
+pub fn list(store: &Store, filter: &DealFilter) -> Vec<DealSummary> {
+    page(store, filter, None, usize::MAX).deals
+}
+
+/// One page of the deals `filter` admits, in id order after the deal id `after`.
+#[derive(Debug, Clone)]
+pub struct DealPage {
+    pub deals: Vec<DealSummary>,
+    /// Every deal `filter` admits, on this page or not.
+    pub total: u64,
+    /// The id to continue after, when more deals follow.
+    pub next: Option<String>,
+}
+
+/// At most `limit` deals `filter` admits, in id order after `after`, with their total, from the
+/// deal index: its cost grows with the page, not with the pipeline.
+pub fn page(store: &Store, filter: &DealFilter, after: Option<&str>, limit: usize) -> DealPage {
+    let query =
+        DealQuery { stage: filter.stage, deal_type: filter.deal_type, rep: filter.rep.as_deref(), after, limit };
+    let found = store.deal_page(&query);
+    let deals: Vec<DealSummary> = found.rows.iter().map(DealSummary::from).collect();
+    let next = if found.more { deals.last().map(|d| d.id.clone()) } else { None };
+    DealPage { deals, total: found.total, next }
 }
 
 pub async fn get(store: &Store, id: &str) -> Result<DealDetail, DealError> {
@@ -229,15 +250,16 @@ pub async fn get(store: &Store, id: &str) -> Result<DealDetail, DealError> {
     Ok((&deal).into())
 }
 
-pub fn summarize(deals: &[DealRecord]) -> PipelineSummary {
+/// The pipeline summary, from the deal index's tallies (no deal is read from the file).
+pub fn summary(store: &Store) -> PipelineSummary {
     let (mut by_stage, mut by_type) = (ByStage::default(), ByType::default());
-    for d in deals {
-        by_stage.bucket(d.stage).add(d.value);
-        by_type.bucket(d.deal_type).add(d.value);
+    let (mut total, mut deal_count) = (0, 0);
+    for (stage, deal_type, tally) in store.deal_tallies() {
+        let bucket = Bucket { value: tally.value, count: tally.count };
+        by_stage.bucket(stage).merge(bucket);
+        by_type.bucket(deal_type).merge(bucket);
+        total += tally.value;
+        deal_count += tally.count;
     }
-    PipelineSummary { total: deals.iter().map(|d| d.value).sum(), deal_count: deals.len() as u64, by_stage, by_type }
-}
-
-pub async fn summary(store: &Store) -> Result<PipelineSummary, DealError> {
-    Ok(summarize(&store.deals().await?))
+    PipelineSummary { total, deal_count, by_stage, by_type }
 }

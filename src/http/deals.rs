@@ -62,21 +62,16 @@ pub(crate) struct DealListQuery {
 }
 
 impl DealListQuery {
-    /// The page of `deals` (in id order) this query asks for, or why it cannot.
-    fn page(self, deals: Vec<DealSummary>) -> Result<DealList, ApiError> {
+    /// The page this query asks for, from the deal index, or why it cannot be asked.
+    fn page(self, store: &crate::store::Store) -> Result<DealList, ApiError> {
         let limit = self.limit.unwrap_or(PAGE);
         if !(1..=MAX_PAGE).contains(&limit) {
             return Err(ApiError::BadRequest(format!("limit: 1 to {MAX_PAGE} deals per page")));
         }
-        let total = deals.len();
-        let after: Vec<DealSummary> = match &self.cursor {
-            Some(cursor) => deals.into_iter().filter(|d| d.id.as_str() > cursor.as_str()).collect(),
-            None => deals,
-        };
-        let more = after.len() > limit;
-        let page: Vec<DealSummary> = after.into_iter().take(limit).collect();
-        let next_cursor = if more { page.last().map(|d| d.id.clone()) } else { None };
-        Ok(DealList { deals: page, total, next_cursor })
+        let filter = DealFilter { stage: self.stage, deal_type: self.deal_type, rep: self.rep };
+        let found = deals::page(store, &filter, self.cursor.as_deref(), limit);
+        let total = usize::try_from(found.total).unwrap_or(usize::MAX);
+        Ok(DealList { deals: found.deals, total, next_cursor: found.next })
     }
 }
 
@@ -88,11 +83,7 @@ pub fn routes(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = R
         .and(typed_query::<DealListQuery>())
         .and_then(move |_, query: DealListQuery| {
             let state = s.clone();
-            async move {
-                let filter = DealFilter { stage: query.stage, deal_type: query.deal_type, rep: query.rep.clone() };
-                let deals = deals::list(state.store(), &filter).await.map_err(ApiError::from)?;
-                Ok::<_, Rejection>(warp::reply::json(&query.page(deals)?))
-            }
+            async move { Ok::<_, Rejection>(warp::reply::json(&query.page(state.store())?)) }
         });
     let s = state.clone();
     let summary = warp::path!("api" / "deals" / "summary" / "pipeline")
@@ -100,10 +91,7 @@ pub fn routes(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = R
         .and(require(state.clone(), Role::Viewer))
         .and_then(move |_| {
             let state = s.clone();
-            async move {
-                let summary = deals::summary(state.store()).await.map_err(ApiError::from)?;
-                Ok::<_, Rejection>(warp::reply::json(&summary))
-            }
+            async move { Ok::<_, Rejection>(warp::reply::json(&deals::summary(state.store()))) }
         });
     let s = state.clone();
     let detail = warp::path!("api" / "deals" / String)

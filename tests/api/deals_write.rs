@@ -232,3 +232,44 @@ async fn the_export_reads_back_as_an_import_that_changes_nothing() {
     assert_eq!(again["unchanged"], total);
     app.stop().await;
 }
+
+/// The list's filters, totals and the pipeline summary come from the deal index (issue 27):
+/// every write moves them at once, and a restart rebuilds the index from the file.
+#[tokio::test]
+async fn the_indexed_list_and_summary_follow_every_write_and_a_restart() {
+    let app = spawn_app().await;
+    let admin = app.token(Role::Admin).await;
+    let rep = "Quinn Indexer";
+    let path = format!("/api/deals?rep={}&limit=1", rep.replace(' ', "%20"));
+    let summary_of =
+        |v: &Value, stage: &str| (v["byStage"][stage]["count"].as_u64(), v["byStage"][stage]["value"].as_u64());
+    let before = app.get_json(&admin, "/api/deals/summary/pipeline").await;
+
+    let mut body = new_deal();
+    body["rep"] = json!(rep);
+    body["stage"] = json!("prospecting");
+    let first: Value = create(&app, &admin, &body).await.json().await.expect("json");
+    let csv = format!("{HEADER}\nUmbrella,7000,prospecting,renewal,{rep},Alice,2027-05-01,10,Call,ext-index-1\n");
+    assert_eq!(import(&app, &admin, "", csv).await.status(), 200);
+    let page = app.get_json(&admin, &path).await;
+    assert_eq!((page["total"].as_u64(), page["deals"][0]["id"].clone()), (Some(2), first["id"].clone()));
+    assert!(page["nextCursor"].is_string(), "two deals, one per page");
+
+    let id = first["id"].as_str().expect("id");
+    let moved = app.authed(Method::PATCH, &format!("/api/deals/{id}"), &admin).json(&json!({"stage": "qualification"}));
+    assert_eq!(moved.send().await.expect("patch").status(), 200);
+    let qualifying = app.get_json(&admin, &format!("{path}&stage=qualification")).await;
+    assert_eq!((qualifying["total"].as_u64(), qualifying["deals"][0]["id"].clone()), (Some(1), first["id"].clone()));
+    let after = app.get_json(&admin, "/api/deals/summary/pipeline").await;
+    let (count, value) = summary_of(&before, "prospecting");
+    assert_eq!(summary_of(&after, "prospecting"), (count.map(|c| c + 1), value.map(|v| v + 7000)), "the import");
+    let (count, value) = summary_of(&before, "qualification");
+    assert_eq!(summary_of(&after, "qualification"), (count.map(|c| c + 1), value.map(|v| v + 48000)), "the move");
+
+    let app = app.restart().await;
+    let admin = app.token(Role::Admin).await;
+    assert_eq!(app.get_json(&admin, "/api/deals/summary/pipeline").await, after, "rebuilt from the file");
+    let again = app.get_json(&admin, &format!("{path}&stage=qualification")).await;
+    assert_eq!(again["deals"][0]["id"], first["id"]);
+    app.stop().await;
+}

@@ -41,7 +41,7 @@ pub fn routes(state: AppState) -> Vec<Page> {
 async fn render(state: &AppState, who: &Principal) -> Answer {
     let store = state.store();
     let pipeline = metrics::latest::<PipelineView>(store).await.map_err(ApiError::from);
-    let summary = deals::summary(store).await.map_err(ApiError::from);
+    let summary = deals::summary(store);
     let tokens = metrics::latest::<TokenView>(store).await.map_err(ApiError::from);
     let consumption = metrics::latest::<ConsumptionView>(store).await.map_err(ApiError::from);
     let workers = metrics::latest::<WorkersView>(store).await.map_err(ApiError::from);
@@ -106,30 +106,25 @@ fn stage_columns(buckets: &[(&str, &str, u64, u64)], by_count: bool) -> Vec<Colu
         .collect()
 }
 
-fn pipeline_section(
-    view: Result<Latest<PipelineView>, ApiError>,
-    summary: Result<PipelineSummary, ApiError>,
-) -> Markup {
+fn pipeline_section(view: Result<Latest<PipelineView>, ApiError>, summary: PipelineSummary) -> Markup {
     section("metric-pipeline", "Pipeline by stage", view, |p| {
-        let buckets = summary.as_ref().map(stage_buckets).ok();
+        let buckets = stage_buckets(&summary);
         html! {
             dl.facts {
                 dt { "Total" } dd { (usd(p.total_value)) " in " (count(p.deal_count)) " deals" }
                 dt { "Open" } dd { (usd(p.open_value)) " (weighted " (usd(p.weighted_value)) ")" }
                 dt { "Win rate" } dd { (p.win_rate.map_or_else(|| "none closed yet".to_owned(), percent)) " (" (p.won) " won, " (p.lost) " lost)" }
             }
-            @if let Some(buckets) = buckets {
-                div.charts {
-                    (chart(charts::columns("chart-pipeline-value", "Pipeline value by stage (USD)", &stage_columns(&buckets, false))))
-                    (chart(charts::columns("chart-pipeline-count", "Deals by stage (count)", &stage_columns(&buckets, true))))
-                }
-                div.scroll role="region" tabindex="0" aria-label="Pipeline by stage" {
-                    table.figures {
-                        caption { "Pipeline by stage" }
-                        thead { tr { th scope="col" { "Stage" } th scope="col" { "Deals" } th scope="col" { "Value" } } }
-                        tbody {
-                            @for (key, _, value, n) in buckets { tr { th scope="row" { (key) } td { (n) } td { (usd(value)) } } }
-                        }
+            div.charts {
+                (chart(charts::columns("chart-pipeline-value", "Pipeline value by stage (USD)", &stage_columns(&buckets, false))))
+                (chart(charts::columns("chart-pipeline-count", "Deals by stage (count)", &stage_columns(&buckets, true))))
+            }
+            div.scroll role="region" tabindex="0" aria-label="Pipeline by stage" {
+                table.figures {
+                    caption { "Pipeline by stage" }
+                    thead { tr { th scope="col" { "Stage" } th scope="col" { "Deals" } th scope="col" { "Value" } } }
+                    tbody {
+                        @for (key, _, value, n) in buckets { tr { th scope="row" { (key) } td { (n) } td { (usd(value)) } } }
                     }
                 }
             }

@@ -46,7 +46,7 @@ impl McpTool for DealsList {
     }
     async fn run(ctx: &ToolContext, args: DealsListArgs) -> Result<DealsPage, ToolError> {
         let filter = DealFilter { stage: args.stage, deal_type: args.deal_type, rep: args.rep };
-        let all = deals::list(ctx.state.store(), &filter).await?;
+        let all = deals::list(ctx.state.store(), &filter);
         let (deals, page) = page(all, args.limit, args.offset)?;
         Ok(DealsPage { deals, page })
     }
@@ -115,7 +115,7 @@ impl McpTool for PipelineSummaryTool {
         json!({})
     }
     async fn run(ctx: &ToolContext, _: NoArgs) -> Result<PipelineSummary, ToolError> {
-        Ok(deals::summary(ctx.state.store()).await?)
+        Ok(deals::summary(ctx.state.store()))
     }
 }
 

@@ -75,8 +75,8 @@ fn remove_marked_memory(txn: &WriteTransaction, mark: &str) -> Result<usize, Sto
     Ok(doomed.len())
 }
 
-/// Removes the deals the simulated team opened.
-fn remove_simulated_deals(txn: &WriteTransaction) -> Result<usize, StoreError> {
+/// Removes the deals the simulated team opened; returns their ids.
+fn remove_simulated_deals(txn: &WriteTransaction) -> Result<Vec<String>, StoreError> {
     let mut deals = txn.open_table(DEALS)?;
     let mut doomed = Vec::new();
     for entry in deals.iter()? {
@@ -89,23 +89,26 @@ fn remove_simulated_deals(txn: &WriteTransaction) -> Result<usize, StoreError> {
     for key in &doomed {
         deals.remove(key.as_str())?;
     }
-    Ok(doomed.len())
+    Ok(doomed)
 }
 
 impl Store {
     /// Removes what the workflows whose id holds `mark` left (see the module's comment).
     pub async fn remove_marked(&self, mark: &str) -> Result<Removed, StoreError> {
-        let mark = mark.to_owned();
+        let (mark, deal_index) = (mark.to_owned(), std::sync::Arc::clone(&self.deal_index));
         self.blocking(move |db| {
             let txn = db.begin_write()?;
+            let deals = remove_simulated_deals(&txn)?;
             let removed = Removed {
                 workflows: remove_keys_holding(&txn, WORKFLOWS, &mark)?,
                 runs: remove_keys_holding(&txn, RUNS, &mark)?,
                 notifications: remove_keys_holding(&txn, OUTBOX, &mark)?,
                 memory: remove_marked_memory(&txn, &mark)?,
-                deals: remove_simulated_deals(&txn)?,
+                deals: deals.len(),
             };
+            let mut index = deal_index.lock();
             txn.commit()?;
+            deals.iter().for_each(|id| index.remove(id));
             Ok(removed)
         })
         .await

@@ -8,6 +8,7 @@ mod api_keys;
 pub mod backup;
 mod brain;
 pub(crate) mod codec;
+mod deal_index;
 mod group_commit;
 mod invites;
 mod marked;
@@ -34,6 +35,7 @@ use crate::clock::{SharedClock, SystemClock};
 pub use api_keys::{ApiKeyRecord, UsageDelta};
 pub use brain::{ChatRecord, ModelCall, SUMMARY_ROLE, Summarize, ThreadRecord};
 pub use codec::{CodecError, SCHEMA_VERSION};
+pub use deal_index::{DealIndex, DealPage, DealQuery, DealRow, DealTally};
 pub use invites::InviteRecord;
 pub use marked::{Removed, SIMULATED_DEAL_PREFIX, is_simulated_deal};
 pub use memory::{CompressionRecord, FoldPlan, MemoryWrite, VersionState};
@@ -100,6 +102,8 @@ pub struct Store {
     workflow_log: Arc<workflows::WorkflowLog>,
     /// Word index over the live memory entries, kept current by `memory_log`.
     memory_index: Arc<MemoryIndex>,
+    /// The deals' list fields, ids by filter and tallies, kept current by every deal write.
+    deal_index: Arc<DealIndex>,
     /// The clock every service stamps its records with (`crate::clock`).
     clock: SharedClock,
 }
@@ -135,12 +139,14 @@ impl Store {
         })?;
         create_tables(&db)?;
         let memory_index = Arc::new(memory::build_index(&db)?);
+        let deal_index = Arc::new(workspace::build_deal_index(&db)?);
         Ok(Self {
             db: Arc::new(db),
             path: path.to_owned(),
             events: crate::events::Events::new(Arc::clone(&clock)),
             memory_log: Arc::new(memory::MemoryLog::new(Arc::clone(&memory_index))),
             memory_index,
+            deal_index,
             workflow_log: Arc::default(),
             clock,
         })

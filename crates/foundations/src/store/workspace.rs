@@ -1,10 +1,13 @@
 //! The workspace records: workers, deals, accounts (with daily usage), the workflow run
 //! ledger and the language-model token ledger, plus the one-time demo seeding.
 
+use std::sync::Arc;
+
 use redb::{ReadableDatabase, ReadableTable};
 use serde::{Deserialize, Serialize};
 
 use super::codec::{self, CodecError, Record, decode_body, unchanged_records};
+use super::deal_index::{DealIndex, DealPage, DealQuery, DealTally};
 use super::records::{fold_all, read_all};
 use super::tables::{ACCOUNTS, DEALS, META, RUNS, TOKENS, WORKERS};
 use super::{Store, StoreError};
@@ -247,6 +250,7 @@ impl Store {
     /// Loads `data` once per database: later calls (later starts) change nothing, so user
     /// changes are never overwritten. Returns whether it seeded.
     pub async fn seed_workspace_once(&self, data: WorkspaceData) -> Result<bool, StoreError> {
+        let deal_index = Arc::clone(&self.deal_index);
         self.blocking(move |db| {
             let txn = db.begin_write()?;
             {
@@ -276,7 +280,9 @@ impl Store {
                     tokens.insert(format!("{}/{i:08}", t.date).as_str(), codec::encode(t)?.as_slice())?;
                 }
             }
+            let mut index = deal_index.lock();
             txn.commit()?;
+            data.deals.iter().for_each(|d| index.upsert(d));
             Ok(true)
         })
         .await
@@ -310,7 +316,7 @@ impl Store {
         self.blocking(|db| fold_all(&db.begin_read()?, RUNS, tally, R::add)).await
     }
 
-    /// Every deal, ordered by id.
+    /// Every worker, ordered by id.
     pub async fn workers(&self) -> Result<Vec<WorkerRecord>, StoreError> {
         self.all_records(WORKERS).await
     }
@@ -323,6 +329,8 @@ impl Store {
         self.all_records(ACCOUNTS).await
     }
 
+    /// Every deal, ordered by id, read from the file (the CSV export, the demo's simulation and
+    /// the Brain; lists and totals come from the deal index, `deal_page` and `deal_tallies`).
     pub async fn deals(&self) -> Result<Vec<DealRecord>, StoreError> {
         self.all_records(DEALS).await
     }
@@ -338,11 +346,40 @@ impl Store {
         E: Send + 'static,
         F: FnOnce(DealRecord) -> Result<DealRecord, E> + Send + 'static,
     {
-        self.modify_record(DEALS, id.to_owned(), move |deal: DealRecord| match change(deal) {
-            Ok(updated) => (Some(updated.clone()), Ok(updated)),
-            Err(e) => (None, Err(e)),
+        let (id, deal_index) = (id.to_owned(), Arc::clone(&self.deal_index));
+        self.blocking(move |db| {
+            let txn = db.begin_write()?;
+            let answer = {
+                let mut table = txn.open_table(DEALS)?;
+                let current: Option<DealRecord> = match table.get(id.as_str())? {
+                    Some(v) => Some(codec::decode(v.value())?),
+                    None => None,
+                };
+                let answer = current.map(change);
+                if let Some(Ok(updated)) = &answer {
+                    table.insert(id.as_str(), codec::encode(updated)?.as_slice())?;
+                }
+                answer
+            };
+            let mut index = deal_index.lock();
+            txn.commit()?;
+            if let Some(Ok(updated)) = &answer {
+                index.upsert(updated);
+            }
+            Ok(answer)
         })
         .await
+    }
+
+    /// One page of deals from the deal index (no deal is read from the file): the rows `query`
+    /// asks for, how many match in all, and whether more follow.
+    pub fn deal_page(&self, query: &DealQuery<'_>) -> DealPage {
+        self.deal_index.page(query)
+    }
+
+    /// Every deal's count and value summed per (stage, type), from the deal index.
+    pub fn deal_tallies(&self) -> Vec<(Stage, DealType, DealTally)> {
+        self.deal_index.tallies()
     }
 
     /// Lets `plan` see every deal (ordered by id) inside one write transaction and writes the
@@ -359,6 +396,7 @@ impl Store {
         E: Send + 'static,
         F: FnOnce(Vec<DealRecord>) -> Result<(Vec<DealRecord>, A), E> + Send + 'static,
     {
+        let deal_index = Arc::clone(&self.deal_index);
         self.blocking(move |db| {
             let txn = db.begin_write()?;
             let planned = {
@@ -378,7 +416,11 @@ impl Store {
                 }
             };
             if commit && planned.is_ok() {
+                let mut index = deal_index.lock();
                 txn.commit()?;
+                if let Ok((records, _)) = &planned {
+                    records.iter().for_each(|d| index.upsert(d));
+                }
             } else {
                 txn.abort()?;
             }
@@ -386,4 +428,10 @@ impl Store {
         })
         .await
     }
+}
+
+/// The deal index over every deal of the file (`Store::open`).
+pub(crate) fn build_deal_index(db: &redb::Database) -> Result<DealIndex, StoreError> {
+    let deals: Vec<DealRecord> = read_all(&db.begin_read()?, DEALS)?;
+    Ok(DealIndex::build(&deals))
 }

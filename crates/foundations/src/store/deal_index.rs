@@ -1,0 +1,311 @@
+//! An in-memory index of the deals' list fields, so the deal list with its filters and totals
+//! and the pipeline summary never read every deal (issue 27). Built once when the store opens
+//! (one pass over `DEALS`) and kept current by every deal write: a write takes the index's lock
+//! before its transaction commits and updates the index before releasing it, so the index
+//! changes in commit order and a write acknowledged is a write listed.
+//!
+//! It holds each deal's list form (`DealRow`, what `GET /api/deals` shows), the ids by stage,
+//! by type and by rep, and a tally (count, summed value) per (stage, type, rep): a page walks
+//! the smallest matching id set from its cursor, and a total or the pipeline summary adds up
+//! tallies, whose number grows with the reps, not with the deals.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Bound;
+use std::sync::{Arc, RwLock, RwLockWriteGuard};
+
+use super::workspace::DealRecord;
+use crate::domain::{DealType, Stage};
+
+/// The list form of a deal.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DealRow {
+    pub id: Arc<str>,
+    pub account_name: String,
+    pub value: u64,
+    pub stage: Stage,
+    pub deal_type: DealType,
+    pub rep: Arc<str>,
+    pub champion: String,
+    pub close_date: String,
+    pub probability: u8,
+}
+
+impl From<&DealRecord> for DealRow {
+    fn from(d: &DealRecord) -> Self {
+        DealRow {
+            id: Arc::from(d.id.as_str()),
+            account_name: d.account_name.clone(),
+            value: d.value,
+            stage: d.stage,
+            deal_type: d.deal_type,
+            rep: Arc::from(d.rep.as_str()),
+            champion: d.champion.clone(),
+            close_date: d.close_date.clone(),
+            probability: d.probability,
+        }
+    }
+}
+
+/// How many deals, and their summed value (US dollars).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct DealTally {
+    pub count: u64,
+    pub value: u64,
+}
+
+/// Which deals a page shows: every filter optional; `after` is the id the previous page ended on.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct DealQuery<'a> {
+    pub stage: Option<Stage>,
+    pub deal_type: Option<DealType>,
+    pub rep: Option<&'a str>,
+    pub after: Option<&'a str>,
+    pub limit: usize,
+}
+
+impl DealQuery<'_> {
+    fn admits(&self, stage: Stage, deal_type: DealType, rep: &str) -> bool {
+        self.stage.is_none_or(|s| s == stage)
+            && self.deal_type.is_none_or(|t| t == deal_type)
+            && self.rep.is_none_or(|r| r == rep)
+    }
+}
+
+/// One page of deals in id order, how many match in all, and whether more follow.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DealPage {
+    pub rows: Vec<DealRow>,
+    pub total: u64,
+    pub more: bool,
+}
+
+#[derive(Default)]
+pub(crate) struct Inner {
+    rows: BTreeMap<Arc<str>, DealRow>,
+    by_stage: BTreeSet<(Stage, Arc<str>)>,
+    by_type: BTreeSet<(DealType, Arc<str>)>,
+    by_rep: BTreeSet<(Arc<str>, Arc<str>)>,
+    tallies: BTreeMap<(Stage, DealType, Arc<str>), DealTally>,
+}
+
+impl Inner {
+    /// Adds `deal`, or replaces the deal with its id.
+    pub(crate) fn upsert(&mut self, deal: &DealRecord) {
+        self.remove(&deal.id);
+        let row = DealRow::from(deal);
+        let id = Arc::clone(&row.id);
+        self.by_stage.insert((row.stage, Arc::clone(&id)));
+        self.by_type.insert((row.deal_type, Arc::clone(&id)));
+        self.by_rep.insert((Arc::clone(&row.rep), Arc::clone(&id)));
+        let tally = self.tallies.entry((row.stage, row.deal_type, Arc::clone(&row.rep))).or_default();
+        tally.count += 1;
+        tally.value += row.value;
+        self.rows.insert(id, row);
+    }
+
+    pub(crate) fn remove(&mut self, id: &str) {
+        let Some(row) = self.rows.remove(id) else { return };
+        self.by_stage.remove(&(row.stage, Arc::clone(&row.id)));
+        self.by_type.remove(&(row.deal_type, Arc::clone(&row.id)));
+        self.by_rep.remove(&(Arc::clone(&row.rep), Arc::clone(&row.id)));
+        let key = (row.stage, row.deal_type, Arc::clone(&row.rep));
+        if let Some(tally) = self.tallies.get_mut(&key) {
+            tally.count -= 1;
+            tally.value -= row.value;
+            if tally.count == 0 {
+                self.tallies.remove(&key);
+            }
+        }
+    }
+
+    fn count(&self, admits: impl Fn(Stage, DealType, &str) -> bool) -> u64 {
+        self.tallies.iter().filter(|((s, t, r), _)| admits(*s, *t, r)).map(|(_, tally)| tally.count).sum()
+    }
+
+    /// The ids of the smallest id set a filter of `q` names (all deals without a filter), in
+    /// id order, after `q.after`.
+    fn candidates<'a>(&'a self, q: &DealQuery<'a>) -> Box<dyn Iterator<Item = &'a Arc<str>> + 'a> {
+        let after: Arc<str> = Arc::from(q.after.unwrap_or_default());
+        let start = |after: &Arc<str>| match q.after {
+            Some(_) => Bound::Excluded(Arc::clone(after)),
+            None => Bound::Included(Arc::clone(after)),
+        };
+        let sizes = [
+            q.rep.map(|r| (self.count(|_, _, rep| rep == r), 0)),
+            q.stage.map(|s| (self.count(|stage, _, _| stage == s), 1)),
+            q.deal_type.map(|t| (self.count(|_, deal_type, _| deal_type == t), 2)),
+        ];
+        let smallest = sizes.into_iter().flatten().min().map(|(_, which)| which);
+        match (smallest, q.rep, q.stage, q.deal_type) {
+            (Some(0), Some(rep), _, _) => {
+                let rep: Arc<str> = Arc::from(rep);
+                let lower = start(&after).map(|a| (Arc::clone(&rep), a));
+                Box::new(
+                    self.by_rep.range((lower, Bound::Unbounded)).take_while(move |(r, _)| *r == rep).map(|(_, id)| id),
+                )
+            }
+            (Some(1), _, Some(stage), _) => {
+                let lower = start(&after).map(|a| (stage, a));
+                Box::new(
+                    self.by_stage
+                        .range((lower, Bound::Unbounded))
+                        .take_while(move |(s, _)| *s == stage)
+                        .map(|(_, id)| id),
+                )
+            }
+            (Some(2), _, _, Some(deal_type)) => {
+                let lower = start(&after).map(|a| (deal_type, a));
+                Box::new(
+                    self.by_type
+                        .range((lower, Bound::Unbounded))
+                        .take_while(move |(t, _)| *t == deal_type)
+                        .map(|(_, id)| id),
+                )
+            }
+            _ => Box::new(self.rows.range::<Arc<str>, _>((start(&after), Bound::Unbounded)).map(|(id, _)| id)),
+        }
+    }
+}
+
+#[derive(Default)]
+pub struct DealIndex(RwLock<Inner>);
+
+impl DealIndex {
+    pub(crate) fn build(deals: &[DealRecord]) -> Self {
+        let mut inner = Inner::default();
+        for d in deals {
+            inner.upsert(d);
+        }
+        DealIndex(RwLock::new(inner))
+    }
+
+    /// The lock a deal write holds across its commit and its index update.
+    pub(crate) fn lock(&self) -> RwLockWriteGuard<'_, Inner> {
+        self.0.write().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn read(&self) -> std::sync::RwLockReadGuard<'_, Inner> {
+        self.0.read().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The page `q` asks for: at most `q.limit` deals in id order after `q.after`.
+    pub fn page(&self, q: &DealQuery<'_>) -> DealPage {
+        let inner = self.read();
+        let total = inner.count(|s, t, r| q.admits(s, t, r));
+        let mut rows = Vec::with_capacity(q.limit.min(1_024));
+        let mut more = false;
+        for id in inner.candidates(q) {
+            let Some(row) = inner.rows.get(id) else { continue };
+            if !q.admits(row.stage, row.deal_type, &row.rep) {
+                continue;
+            }
+            if rows.len() == q.limit {
+                more = true;
+                break;
+            }
+            rows.push(row.clone());
+        }
+        DealPage { rows, total, more }
+    }
+
+    /// The tally of every (stage, type) pair that has deals, summed over the reps.
+    pub fn tallies(&self) -> Vec<(Stage, DealType, DealTally)> {
+        let mut by_pair: BTreeMap<(Stage, DealType), DealTally> = BTreeMap::new();
+        for ((stage, deal_type, _), tally) in &self.read().tallies {
+            let sum = by_pair.entry((*stage, *deal_type)).or_default();
+            sum.count += tally.count;
+            sum.value += tally.value;
+        }
+        by_pair.into_iter().map(|((s, t), tally)| (s, t, tally)).collect()
+    }
+
+    pub fn len(&self) -> usize {
+        self.read().rows.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::ChampionStatus;
+
+    fn deal(id: &str, stage: Stage, deal_type: DealType, rep: &str, value: u64) -> DealRecord {
+        DealRecord {
+            id: id.into(),
+            account_name: id.to_uppercase(),
+            company_slug: None,
+            value,
+            stage,
+            deal_type,
+            rep: rep.into(),
+            champion: "c".into(),
+            champion_status: ChampionStatus::Engaged,
+            close_date: "2027-01-01".into(),
+            probability: 50,
+            next_step: "n".into(),
+            history: vec![],
+            external_id: None,
+        }
+    }
+
+    fn ids(page: &DealPage) -> Vec<&str> {
+        page.rows.iter().map(|r| &*r.id).collect()
+    }
+
+    fn index() -> DealIndex {
+        use DealType::{Expansion, NewBusiness, Renewal};
+        use Stage::{ClosedWon, Negotiation, Prospecting};
+        DealIndex::build(&[
+            deal("d1", Prospecting, NewBusiness, "ann", 10),
+            deal("d2", Negotiation, Expansion, "bob", 20),
+            deal("d3", Prospecting, Renewal, "bob", 30),
+            deal("d4", ClosedWon, NewBusiness, "ann", 40),
+            deal("d5", Prospecting, NewBusiness, "bob", 50),
+        ])
+    }
+
+    #[test]
+    fn pages_walk_the_matching_ids_in_order_with_the_total() {
+        let index = index();
+        let q = DealQuery { limit: 2, ..DealQuery::default() };
+        let first = index.page(&q);
+        assert_eq!((ids(&first), first.total, first.more), (vec!["d1", "d2"], 5, true));
+        let second = index.page(&DealQuery { after: Some("d2"), ..q });
+        assert_eq!((ids(&second), second.more), (vec!["d3", "d4"], true));
+        let last = index.page(&DealQuery { after: Some("d4"), ..q });
+        assert_eq!((ids(&last), last.more), (vec!["d5"], false));
+    }
+
+    #[test]
+    fn filters_combine_and_count_exactly() {
+        let index = index();
+        let q = DealQuery { stage: Some(Stage::Prospecting), rep: Some("bob"), limit: 10, ..DealQuery::default() };
+        let page = index.page(&q);
+        assert_eq!((ids(&page), page.total), (vec!["d3", "d5"], 2));
+        let by_type =
+            index.page(&DealQuery { deal_type: Some(DealType::NewBusiness), limit: 1, ..DealQuery::default() });
+        assert_eq!((ids(&by_type), by_type.total, by_type.more), (vec!["d1"], 3, true));
+        let nobody = index.page(&DealQuery { rep: Some("zed"), limit: 10, ..DealQuery::default() });
+        assert_eq!((nobody.rows.len(), nobody.total, nobody.more), (0, 0, false));
+    }
+
+    #[test]
+    fn an_update_moves_a_deal_between_sets_and_tallies() {
+        let index = index();
+        index.lock().upsert(&deal("d1", Stage::ClosedWon, DealType::NewBusiness, "bob", 15));
+        index.lock().remove("d5");
+        let won = index.page(&DealQuery { stage: Some(Stage::ClosedWon), limit: 10, ..DealQuery::default() });
+        assert_eq!(ids(&won), ["d1", "d4"]);
+        let bob = index.page(&DealQuery { rep: Some("bob"), limit: 10, ..DealQuery::default() });
+        assert_eq!(ids(&bob), ["d1", "d2", "d3"]);
+        let tallies = index.tallies();
+        let total: u64 = tallies.iter().map(|(_, _, t)| t.value).sum();
+        assert_eq!((index.len(), total), (4, 15 + 20 + 30 + 40));
+        let won_new = tallies.iter().find(|(s, t, _)| *s == Stage::ClosedWon && *t == DealType::NewBusiness);
+        assert_eq!(won_new.map(|(_, _, t)| *t), Some(DealTally { count: 2, value: 55 }));
+    }
+}
