@@ -6,6 +6,7 @@
 use futures_util::future::BoxFuture;
 use serde::{Deserialize, Serialize};
 
+pub use crate::domain::estimate_tokens;
 use crate::error::{ErrorKind, ServiceError};
 
 /// What a model call is for; each task type has its own configured model.
@@ -96,9 +97,4 @@ pub trait LanguageModel: Send + Sync {
     fn provider(&self) -> &'static str;
 
     fn complete<'a>(&'a self, request: &'a ModelRequest) -> BoxFuture<'a, Result<ModelReply, ModelError>>;
-}
-
-/// A rough token count (about four characters per token), for budgets and the demo model.
-pub fn estimate_tokens(text: &str) -> u64 {
-    (text.chars().count() as u64).div_ceil(4)
 }

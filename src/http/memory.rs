@@ -54,8 +54,11 @@ pub fn routes(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = R
     let tree = warp::path!("api" / "memory" / "tree")
         .and(warp::get())
         .and(viewer.clone())
+        .and(typed_query::<memory::TreePage>())
         .and(with_state.clone())
-        .and_then(|_: Principal, state: AppState| async move { answer(memory::tree(state.store()).await) });
+        .and_then(|_: Principal, page: memory::TreePage, state: AppState| async move {
+            answer(memory::tree(state.store(), &page))
+        });
     let search = warp::path!("api" / "memory" / "search")
         .and(warp::get())
         .and(viewer.clone())

@@ -144,7 +144,7 @@ pub async fn compress_worker(store: &Store, llm: &Llm, worker_id: &str) -> Resul
 
 /// The scheduled job: every worker scope with memory, each over its budget compressed.
 pub async fn compress_all(store: &Store, llm: &Llm) -> Result<Vec<CompressionReport>, MemoryError> {
-    let counts = super::worker_entry_counts(store).await?;
+    let counts = super::worker_entry_counts(store);
     let mut reports = Vec::new();
     for worker in counts.keys() {
         if MemoryScope::worker(worker).is_ok() {

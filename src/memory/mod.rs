@@ -14,8 +14,8 @@ pub use budget::{DEFAULT_BUDGET_TOKENS, entry_tokens};
 pub use compress::{CompressionReport, compress, compress_all, compress_worker};
 pub use entry::{HistoryVersion, KeyHistory, MemoryEntry, WriteRequest, iso_ms};
 pub use query::{
-    HealthReport, ScopeTree, SearchHit, SearchResults, Tree, TreeKey, WorkerMemory, health, project, search, tree,
-    worker_entry_counts, worker_memory,
+    HealthReport, ScopeTree, SearchHit, SearchResults, Tree, TreeKey, TreePage, WorkerMemory, health, project, search,
+    tree, worker_entry_counts, worker_memory,
 };
 
 use serde_json::json;

@@ -12,7 +12,7 @@ use super::budget::{DEFAULT_BUDGET_TOKENS, entry_tokens};
 use super::entry::{MemoryEntry, iso_ms};
 use crate::brain::demo::words;
 use crate::domain::MemoryScope;
-use crate::store::{MemoryRecord, ScopeFilter, Store};
+use crate::store::{MemoryRecord, ScopeFilter, ScopeTotals, Store};
 
 /// Entries untouched this long count as stale in the health report.
 pub const STALE_AFTER_MS: i64 = 30 * 24 * 60 * 60 * 1000;
@@ -38,7 +38,11 @@ pub struct ScopeTree {
     pub entries: usize,
     pub bytes: usize,
     pub tokens: u64,
+    /// One page of the scope's keys, in key order.
     pub keys: Vec<TreeKey>,
+    /// The `cursor` of the scope's next page of keys; absent on its last page.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_cursor: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, JsonSchema)]
@@ -49,35 +53,65 @@ pub struct Tree {
     pub total_entries: usize,
 }
 
-pub async fn tree(store: &Store) -> Result<Tree, MemoryError> {
-    let mut by_scope: BTreeMap<MemoryScope, Vec<MemoryRecord>> = BTreeMap::new();
-    for r in store.memory_all().await? {
-        if let Ok(scope) = MemoryScope::parse(&r.scope) {
-            by_scope.entry(scope).or_default().push(r);
-        }
+/// Keys per scope unless `limit` says otherwise, and the most it may say.
+pub const TREE_PAGE: usize = 100;
+pub const MAX_TREE_PAGE: usize = 1_000;
+
+/// Which part of the tree to answer: every scope with its first page of keys, or, with `scope`,
+/// that scope alone; from `cursor` (the `nextCursor` of the scope's previous page) on.
+#[derive(Debug, Clone, Default, serde::Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TreePage {
+    /// Only this scope: `org`, `team:<id>` or `worker:<id>` (empty: every scope).
+    #[schemars(regex(pattern = crate::domain::SCOPE_OR_EMPTY_PATTERN))]
+    pub scope: Option<String>,
+    /// The keys after this one (a scope's `nextCursor`), in each scope answered.
+    pub cursor: Option<String>,
+    /// Keys per scope, 1 to 1,000 (default 100).
+    #[schemars(range(min = 1, max = 1000))]
+    pub limit: Option<usize>,
+}
+
+/// The memory tree from the memory index (no entry is read from the file): each scope's
+/// totals and one page of its keys; its cost grows with the scopes and the page, not with memory.
+pub fn tree(store: &Store, page: &TreePage) -> Result<Tree, MemoryError> {
+    let limit = page.limit.unwrap_or(TREE_PAGE);
+    if !(1..=MAX_TREE_PAGE).contains(&limit) {
+        return Err(MemoryError::BadInput(format!("limit: 1 to {MAX_TREE_PAGE} keys per scope")));
     }
-    let total_entries = by_scope.values().map(Vec::len).sum();
-    let scopes = by_scope
+    let index = store.memory_index();
+    let one_scope = page.scope.as_deref().filter(|s| !s.is_empty());
+    let mut totals: Vec<(MemoryScope, ScopeTotals)> = match one_scope {
+        Some(scope) => {
+            let parsed = MemoryScope::parse(scope)?;
+            index.totals_of(&parsed.to_string()).map(|t| (parsed, t)).into_iter().collect()
+        }
+        None => {
+            index.scope_totals().into_iter().filter_map(|t| Some((MemoryScope::parse(&t.scope).ok()?, t))).collect()
+        }
+    };
+    totals.sort_by(|a, b| a.0.cmp(&b.0));
+    let total_entries = match one_scope {
+        Some(_) => totals.iter().map(|(_, t)| t.entries).sum(),
+        None => index.len(),
+    };
+    let scopes = totals
         .into_iter()
-        .map(|(scope, records)| {
-            let keys: Vec<TreeKey> = records
+        .map(|(_, t)| {
+            let (entries, more) = index.scope_keys(&t.scope, page.cursor.as_deref(), limit);
+            let keys: Vec<TreeKey> = entries
                 .iter()
-                .map(|r| TreeKey {
-                    key: r.key.clone(),
-                    size: r.value.len(),
-                    tokens: entry_tokens(r),
-                    version: r.version,
-                    pinned: r.pinned,
-                    updated_at: iso_ms(r.updated_at),
+                .map(|e| TreeKey {
+                    key: e.key.clone(),
+                    size: e.value_bytes,
+                    tokens: e.tokens,
+                    version: e.version,
+                    pinned: e.pinned,
+                    updated_at: iso_ms(e.updated_at),
                 })
                 .collect();
-            ScopeTree {
-                scope: scope.to_string(),
-                entries: keys.len(),
-                bytes: keys.iter().map(|k| k.size).sum(),
-                tokens: keys.iter().map(|k| k.tokens).sum(),
-                keys,
-            }
+            let next_cursor = if more { keys.last().map(|k| k.key.clone()) } else { None };
+            ScopeTree { scope: t.scope, entries: t.entries, bytes: t.bytes, tokens: t.tokens, keys, next_cursor }
         })
         .collect();
     Ok(Tree { scopes, total_entries })
@@ -196,23 +230,23 @@ pub struct WorkerMemory {
 
 pub async fn worker_memory(store: &Store, worker_id: &str) -> Result<WorkerMemory, MemoryError> {
     let scope = MemoryScope::worker(worker_id)?;
-    let records = store.memory_scope(&scope.to_string()).await?;
+    let totals = store.memory_index().totals_of(&scope.to_string()).unwrap_or_default();
     Ok(WorkerMemory {
-        pinned_facts: records.iter().filter(|r| r.pinned).count(),
-        total_entries: records.len(),
+        pinned_facts: totals.pinned,
+        total_entries: totals.entries,
         last_compression: store.last_compression(worker_id).await?.map(|c| iso_ms(c.at)),
     })
 }
 
-/// `memoryEntries` of the worker list: live entries per worker id (absent = 0).
-pub async fn worker_entry_counts(store: &Store) -> Result<BTreeMap<String, usize>, MemoryError> {
-    let mut counts = BTreeMap::new();
-    for r in store.memory_all().await? {
-        if let Ok(MemoryScope::Worker(id)) = MemoryScope::parse(&r.scope) {
-            *counts.entry(id).or_default() += 1;
-        }
-    }
-    Ok(counts)
+/// `memoryEntries` of the worker list: live entries per worker id (absent = 0), from the
+/// memory index's scope totals.
+pub fn worker_entry_counts(store: &Store) -> BTreeMap<String, usize> {
+    let totals = store.memory_index().scope_totals();
+    let workers = totals.into_iter().filter_map(|t| match MemoryScope::parse(&t.scope) {
+        Ok(MemoryScope::Worker(id)) => Some((id, t.entries)),
+        _ => None,
+    });
+    workers.collect()
 }
 
 #[cfg(test)]
@@ -259,7 +293,7 @@ mod tests {
         assert_eq!(empty, WorkerMemory { pinned_facts: 0, total_entries: 0, last_compression: None });
         assert!(matches!(worker_memory(&store, "Bad/Id").await, Err(MemoryError::Address(_))), "ids are parsed");
 
-        let counts = worker_entry_counts(&store).await.expect("counts");
+        let counts = worker_entry_counts(&store);
         assert_eq!(counts.into_iter().collect::<Vec<_>>(), [("sdr".to_owned(), 3), ("sdr-2".to_owned(), 1)]);
     }
 

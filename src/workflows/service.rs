@@ -294,7 +294,7 @@ impl Workflows {
     /// Every worker with its derived status.
     pub async fn workers(&self) -> Result<Vec<WorkerView>, WorkflowError> {
         let live = self.live_by_worker().await?;
-        let counts = crate::memory::worker_entry_counts(&self.store).await?;
+        let counts = crate::memory::worker_entry_counts(&self.store);
         let workers = self.store.workers().await?;
         Ok(workers.iter().map(|w| worker_view(w, live.get(&w.id).map_or(&[][..], Vec::as_slice), &counts)).collect())
     }
@@ -302,7 +302,7 @@ impl Workflows {
     pub async fn worker(&self, id: &str) -> Result<WorkerDetail, WorkflowError> {
         let record = self.worker_record(id).await?;
         let live = self.live_by_worker().await?;
-        let counts = crate::memory::worker_entry_counts(&self.store).await?;
+        let counts = crate::memory::worker_entry_counts(&self.store);
         let worker = worker_view(&record, live.get(id).map_or(&[][..], Vec::as_slice), &counts);
         let memory = crate::memory::worker_memory(&self.store, id).await?;
         Ok(WorkerDetail { worker, team: record.team, workflow_types: record.workflow_types, memory })

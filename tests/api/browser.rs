@@ -35,6 +35,13 @@ pub struct Page {
 
 impl Page {
     pub async fn call(&mut self, method: &str, params: Value) -> Value {
+        let answer = self.answer(method, params).await;
+        assert!(answer.get("error").is_none(), "{method}: {answer}");
+        answer["result"].clone()
+    }
+
+    /// The browser's whole answer to `method` (its `result` or its `error`).
+    async fn answer(&mut self, method: &str, params: Value) -> Value {
         self.next_id += 1;
         let id = self.next_id;
         let message = json!({"id": id, "method": method, "params": params}).to_string();
@@ -48,8 +55,7 @@ impl Page {
                 self.errors.push(error);
             }
             if answer["id"] == id {
-                assert!(answer.get("error").is_none(), "{method}: {answer}");
-                return answer["result"].clone();
+                return answer;
             }
         }
     }
@@ -57,6 +63,23 @@ impl Page {
     pub async fn eval(&mut self, expression: &str) -> Value {
         let result = self.call("Runtime.evaluate", json!({"expression": expression, "returnByValue": true})).await;
         result["result"]["value"].clone()
+    }
+
+    /// As `eval`, for a condition polled while the page may be navigating (a form posted): a
+    /// page that navigates away during the evaluation answers `Null`, and the next poll reads
+    /// the new page.
+    async fn poll(&mut self, expression: &str) -> Value {
+        let answer = self.answer("Runtime.evaluate", json!({"expression": expression, "returnByValue": true})).await;
+        let navigated = answer["error"]["message"].as_str().is_some_and(|m| {
+            m.contains("navigated or closed")
+                || m.contains("context was destroyed")
+                || m.contains("Cannot find context")
+        });
+        if navigated {
+            return Value::Null;
+        }
+        assert!(answer.get("error").is_none(), "Runtime.evaluate: {answer}");
+        answer["result"]["result"]["value"].clone()
     }
 
     /// Evaluates `expression`, awaiting the promise it gives.
@@ -81,7 +104,7 @@ impl Page {
     /// Evaluates `expression` until it is true (a deadline, no fixed sleep).
     pub async fn until(&mut self, expression: &str, what: &str) {
         let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
-        while self.eval(expression).await != Value::Bool(true) {
+        while self.poll(expression).await != Value::Bool(true) {
             assert!(tokio::time::Instant::now() < deadline, "{what} never happened");
             tokio::time::sleep(Duration::from_millis(50)).await;
         }

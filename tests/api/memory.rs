@@ -267,3 +267,52 @@ async fn every_acknowledged_write_survives_kill_9() {
         assert_eq!(entry.version, *version);
     }
 }
+
+/// The tree answers every scope's totals with one page of keys, and pages within a scope by
+/// `scope`, `limit` and `cursor` (issue 27); a bad page is a 400 in the envelope.
+#[tokio::test]
+async fn the_tree_counts_every_scope_and_pages_within_one() {
+    let app = app().await;
+    let admin = app.token(Role::Admin).await;
+    let keys = ["k1", "k2", "k3", "k4", "k5"];
+    for key in keys {
+        let body = json!({ "scope": "team:sales", "key": key, "value": format!("value of {key}") });
+        ok_json(write(&app, &admin, body).await, 201).await;
+    }
+    ok_json(write(&app, &admin, json!({ "scope": "org", "key": "icp", "value": "banks" })).await, 201).await;
+    let tree = ok_json(get(&app, &admin, "/api/memory/tree?limit=2").await, 200).await;
+    assert_eq!(tree["totalEntries"], 6);
+    let team = &tree["scopes"][1];
+    assert_eq!((team["scope"].as_str(), team["entries"].as_u64()), (Some("team:sales"), Some(5)));
+    assert_eq!(team["bytes"], keys.iter().map(|k| format!("value of {k}").len()).sum::<usize>());
+    assert_eq!((team["keys"].as_array().map(Vec::len), team["nextCursor"].as_str()), (Some(2), Some("k2")));
+    assert!(tree["scopes"][0].get("nextCursor").is_none(), "org fits one page");
+
+    let (mut walked, mut cursor) = (Vec::new(), None::<String>);
+    loop {
+        let path = match &cursor {
+            Some(c) => format!("/api/memory/tree?scope=team%3Asales&limit=2&cursor={c}"),
+            None => "/api/memory/tree?scope=team%3Asales&limit=2".to_owned(),
+        };
+        let page = ok_json(get(&app, &admin, &path).await, 200).await;
+        assert_eq!(page["scopes"].as_array().map(Vec::len), Some(1), "one scope asked, one answered");
+        let scope = &page["scopes"][0];
+        walked.extend(
+            scope["keys"].as_array().expect("keys").iter().filter_map(|k| k["key"].as_str().map(str::to_owned)),
+        );
+        match scope["nextCursor"].as_str() {
+            Some(next) => cursor = Some(next.to_owned()),
+            None => break,
+        }
+    }
+    assert_eq!(walked, keys, "the pages together are the scope's keys, in order");
+    let everywhere = ok_json(get(&app, &admin, "/api/memory/tree?scope=&cursor=k4").await, 200).await;
+    let after_k4: Vec<&str> =
+        everywhere["scopes"][1]["keys"].as_array().expect("keys").iter().filter_map(|k| k["key"].as_str()).collect();
+    assert_eq!(after_k4, ["k5"], "a cursor alone starts every scope after it");
+    assert_eq!(everywhere["scopes"][0]["keys"].as_array().map(Vec::len), Some(0), "org has no key after k4");
+    for bad in ["limit=0", "limit=1001", "scope=nowhere", "depth=2"] {
+        assert_envelope(get(&app, &admin, &format!("/api/memory/tree?{bad}")).await, 400, "bad_request").await;
+    }
+    app.stop().await;
+}

@@ -327,10 +327,12 @@ pub static ROUTES: &[Route] = &[
         .success(&[200, 201])
         .json(schema::<MemoryEntry>)
         .errors(&[409]),
-    Route::new(Get, "/api/memory/tree", "memoryTree", "Scopes and their keys with sizes")
+    Route::new(Get, "/api/memory/tree", "memoryTree", "Scopes with their totals and one page of keys each")
         .tag(MEMORY)
         .auth(Auth::Session)
-        .json(schema::<Tree>),
+        .query(inline::<crate::memory::TreePage>)
+        .json(schema::<Tree>)
+        .errors(&[400]),
     Route::new(Get, "/api/memory/search", "memorySearch", "Entries by words of key, value and tags")
         .tag(MEMORY)
         .auth(Auth::Session)

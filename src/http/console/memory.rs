@@ -65,7 +65,7 @@ fn failed(who: &Principal, error: MemoryError) -> Answer {
 async fn tree_page(state: &AppState, headers: &HeaderMap, here: &str) -> Result<Answer, Answer> {
     let who = signed_in(state, headers, here)?;
     let query = query_of(here);
-    let tree = memory::tree(state.store()).await.map_err(|e| failed(&who, e))?;
+    let tree = memory::tree(state.store(), &memory::TreePage::default()).map_err(|e| failed(&who, e))?;
     let mut search = Search {
         q: query.get("q").map_or("", |q| q.trim()).to_owned(),
         scope: query.get("scope").cloned().unwrap_or_default(),

@@ -6,7 +6,6 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use super::directory::NoArgs;
 use crate::auth::Principal;
 use crate::mcp::context::Caller;
 use crate::mcp::error::ToolError;
@@ -28,15 +27,17 @@ pub struct MemoryTree;
 impl McpTool for MemoryTree {
     const NAME: &'static str = "memory_tree";
     const TOOLSET: Toolset = Toolset::Memory;
-    const DESCRIPTION: &'static str = "The memory hierarchy: every scope (org, team:<id>, worker:<id>) with its keys, \
-        their sizes in bytes and estimated tokens, versions and pinned flags. Same as GET /api/memory/tree.";
-    type Args = NoArgs;
+    const DESCRIPTION: &'static str = "The memory hierarchy: every scope (org, team:<id>, worker:<id>) with its entry, \
+        byte and token totals and one page of its keys (sizes in bytes and estimated tokens, versions, pinned \
+        flags; 100 per scope unless limit says, 1-1000); name a scope and pass its nextCursor as cursor for the \
+        next page. Same as GET /api/memory/tree.";
+    type Args = memory::TreePage;
     type Output = Tree;
     fn example() -> Value {
         json!({})
     }
-    async fn run(ctx: &ToolContext, _: NoArgs) -> Result<Tree, ToolError> {
-        Ok(memory::tree(ctx.state.store()).await?)
+    async fn run(ctx: &ToolContext, args: memory::TreePage) -> Result<Tree, ToolError> {
+        Ok(memory::tree(ctx.state.store(), &args)?)
     }
 }
 

@@ -3,9 +3,11 @@
 //! current by the memory group commit: each committed batch updates the index before any
 //! writer of the batch is answered, so a write acknowledged is a write findable. The index
 //! holds addresses and small figures only; records are read from redb by key.
-//! Words are `domain::search_words` (three letters or more, lowercase).
+//! Words are `domain::search_words` (three letters or more, lowercase). Per scope it also keeps
+//! the keys in order and the scope's totals (entries, bytes, tokens, pinned), so the memory
+//! tree answers counts per scope and pages within one without reading an entry (issue 27).
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::RwLock;
 
 use super::memory_record::{MemoryOutcome, MemoryRecord};
@@ -22,6 +24,39 @@ pub struct IndexedEntry {
     pub updated_at: i64,
     /// Characters of the value.
     pub value_chars: usize,
+    /// Bytes of the value.
+    pub value_bytes: usize,
+    /// What the entry costs in a budget (`MemoryRecord::tokens`).
+    pub tokens: u64,
+}
+
+/// One scope's totals over its live entries.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ScopeTotals {
+    pub scope: String,
+    pub entries: usize,
+    pub pinned: usize,
+    /// Bytes of the values.
+    pub bytes: usize,
+    pub tokens: u64,
+}
+
+/// One scope: its totals and its entries' ids by key.
+#[derive(Default)]
+struct ScopeKeys {
+    totals: ScopeTotals,
+    keys: BTreeMap<String, u32>,
+}
+
+impl ScopeKeys {
+    fn count(&mut self, e: &IndexedEntry, sign: i64) {
+        let t = &mut self.totals;
+        let step = |n: usize, by: usize| if sign > 0 { n + by } else { n.saturating_sub(by) };
+        t.entries = step(t.entries, 1);
+        t.pinned = step(t.pinned, usize::from(e.pinned));
+        t.bytes = step(t.bytes, e.value_bytes);
+        t.tokens = if sign > 0 { t.tokens + e.tokens } else { t.tokens.saturating_sub(e.tokens) };
+    }
 }
 
 /// Which scopes a search looks in.
@@ -56,6 +91,8 @@ struct Inner {
     postings: HashMap<String, HashSet<u32>>,
     /// Per scope: (pinned, updated_at, id), so the pinned and newest come last.
     by_scope: HashMap<String, BTreeSet<(bool, i64, u32)>>,
+    /// Per scope, in scope order: totals and ids by key.
+    scopes: BTreeMap<String, ScopeKeys>,
 }
 
 #[derive(Default)]
@@ -86,6 +123,13 @@ impl Inner {
         if let Some(set) = self.by_scope.get_mut(&entry.scope) {
             set.remove(&(entry.pinned, entry.updated_at, id));
         }
+        if let Some(scope) = self.scopes.get_mut(&entry.scope) {
+            scope.keys.remove(&entry.key);
+            scope.count(&entry, -1);
+            if scope.keys.is_empty() {
+                self.scopes.remove(&entry.scope);
+            }
+        }
         self.free.push(id);
     }
 
@@ -105,7 +149,13 @@ impl Inner {
             pinned: r.pinned,
             updated_at: r.updated_at,
             value_chars: r.value.chars().count(),
+            value_bytes: r.value.len(),
+            tokens: r.tokens(),
         };
+        let scope = self.scopes.entry(r.scope.clone()).or_default();
+        scope.totals.scope.clone_from(&r.scope);
+        scope.keys.insert(r.key.clone(), id);
+        scope.count(&entry, 1);
         match self.entries.get_mut(id as usize) {
             Some(slot) => *slot = Some((entry, words)),
             None => self.entries.push(Some((entry, words))),
@@ -212,6 +262,31 @@ impl MemoryIndex {
         let total = hits.len();
         hits.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.updated_at.cmp(&a.1.updated_at)).then(a.1.key.cmp(&b.1.key)));
         (total, hits.into_iter().take(limit).map(|(s, e)| (s, e.clone())).collect())
+    }
+
+    /// Every scope's totals, in scope-name order.
+    pub fn scope_totals(&self) -> Vec<ScopeTotals> {
+        self.read().scopes.values().map(|s| s.totals.clone()).collect()
+    }
+
+    /// One scope's totals, if it has entries.
+    pub fn totals_of(&self, scope: &str) -> Option<ScopeTotals> {
+        self.read().scopes.get(scope).map(|s| s.totals.clone())
+    }
+
+    /// At most `limit` entries of `scope` in key order after the key `after`, and whether more
+    /// follow.
+    pub fn scope_keys(&self, scope: &str, after: Option<&str>, limit: usize) -> (Vec<IndexedEntry>, bool) {
+        let inner = self.read();
+        let Some(keys) = inner.scopes.get(scope) else { return (Vec::new(), false) };
+        let lower = match after {
+            Some(a) => std::ops::Bound::Excluded(a),
+            None => std::ops::Bound::Unbounded,
+        };
+        let mut walk = keys.keys.range::<str, _>((lower, std::ops::Bound::Unbounded));
+        let page: Vec<IndexedEntry> =
+            walk.by_ref().take(limit).filter_map(|(_, id)| inner.entry(*id).cloned()).collect();
+        (page, walk.next().is_some())
     }
 
     /// Entries updated at or after `since_ms` in the scopes `admits`, newest first, at most
@@ -327,6 +402,32 @@ mod tests {
         });
         assert_eq!(picked.len(), 2, "two entries of cost 2 fit a budget of 5");
         assert!(visited.get() <= 2 + MAX_MISSES, "a nearly full budget stops looking: {} visited", visited.get());
+    }
+
+    #[test]
+    fn scope_totals_and_key_pages_follow_writes_and_folds() {
+        let index = MemoryIndex::build([
+            record("org", "b", "four", false, 1),
+            record("org", "a", "twelve chars", true, 2),
+            record("worker:sdr", "x", "v", false, 3),
+        ]);
+        let org = index.totals_of("org").unwrap_or_default();
+        assert_eq!((org.entries, org.pinned, org.bytes), (2, 1, 16));
+        let tokens =
+            record("org", "b", "four", false, 1).tokens() + record("org", "a", "twelve chars", true, 2).tokens();
+        assert_eq!(org.tokens, tokens);
+        let (page, more) = index.scope_keys("org", None, 1);
+        assert_eq!((page.iter().map(|e| e.key.as_str()).collect::<Vec<_>>(), more), (vec!["a"], true));
+        let (page, more) = index.scope_keys("org", Some("a"), 1);
+        assert_eq!((page[0].key.as_str(), more), ("b", false));
+
+        let summary = record("worker:sdr", "summary", "folded", false, 4);
+        index.apply(&MemoryOutcome::Folded { summary, folded: vec!["x".into()] });
+        let scopes: Vec<(String, usize)> = index.scope_totals().into_iter().map(|t| (t.scope, t.entries)).collect();
+        assert_eq!(scopes, [("org".to_owned(), 2), ("worker:sdr".to_owned(), 1)]);
+        index.apply(&MemoryOutcome::Written { record: record("org", "b", "longer value", false, 5), created: false });
+        assert_eq!(index.totals_of("org").map(|t| (t.entries, t.bytes)), Some((2, 24)));
+        assert_eq!(index.scope_keys("team:none", None, 5), (Vec::new(), false));
     }
 
     #[test]

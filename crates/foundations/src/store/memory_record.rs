@@ -3,6 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::domain::estimate_tokens;
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MemoryRecord {
     pub scope: String,
@@ -15,6 +17,15 @@ pub struct MemoryRecord {
     pub created_at: i64,
     pub updated_at: i64,
     pub author: String,
+}
+
+impl MemoryRecord {
+    /// What the entry costs in a worker's budget: its key, value and tags, in estimated tokens.
+    pub fn tokens(&self) -> u64 {
+        estimate_tokens(&self.key)
+            + estimate_tokens(&self.value)
+            + self.tags.iter().map(|t| estimate_tokens(t)).sum::<u64>()
+    }
 }
 
 #[derive(Debug, Clone)]

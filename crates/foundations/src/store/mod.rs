@@ -39,7 +39,7 @@ pub use deal_index::{DealIndex, DealPage, DealQuery, DealRow, DealTally};
 pub use invites::InviteRecord;
 pub use marked::{Removed, SIMULATED_DEAL_PREFIX, is_simulated_deal};
 pub use memory::{CompressionRecord, FoldPlan, MemoryWrite, VersionState};
-pub use memory_index::{IndexedEntry, MemoryIndex, ScopeFilter};
+pub use memory_index::{IndexedEntry, MemoryIndex, ScopeFilter, ScopeTotals};
 pub use memory_record::{MemoryOutcome, MemoryRecord};
 pub use meta::BootRecord;
 pub use rate_windows::{RateWindowCount, RateWindowsRecord};
