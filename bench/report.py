@@ -72,7 +72,9 @@ def main():
     out.append(f"- Machine: {machine_line()}")
     out.append(f"- Date: {datetime.now(timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}, commit {rev or 'uncommitted'}")
     out.append(f"- Load: `wrk -t{threads} -c{conns} -d{duration} --latency URL`, load generator and servers on the same machine")
-    out.append(f"- Release binary: {os.path.getsize(binary):,} bytes; idle RSS after start: {int(idle_rss_kb) / 1024:.1f} MiB = {int(idle_rss_kb) * 1024 / 1e6:.1f} MB (budget ≤ 50 MB)\n")
+    size = os.path.getsize(binary)
+    rss = int(idle_rss_kb)
+    out.append(f"- Release binary: {size:,} bytes = {size / 1e6:.1f} MB (budget ≤ 25 MB); idle RSS after start: {rss / 1024:.1f} MiB = {rss * 1024 / 1e6:.1f} MB (budget ≤ 30 MB)\n")
     out.append("| what | req/s | p50 | p90 | p99 | ratio |")
     out.append("|---|---:|---:|---:|---:|---|")
     for r in rows:

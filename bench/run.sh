@@ -19,6 +19,18 @@ trap cleanup EXIT
 source bench/lib.sh
 
 GTMS_PORT=3201 HELLO_PORT=3202
+# Start-up (issue 27): exec to the first 200, and the idle RSS, on a fresh and an existing file.
+{
+  echo "### Start-up"
+  echo
+  echo "| data file | to the first 200 (median of 5) | min | max | idle RSS |"
+  echo "|---|---:|---:|---:|---:|"
+  python3 bench/start_time.py target/x86_64-unknown-linux-gnu/release/gtms 3209 "$work" |
+    awk -F'\t' '{printf "| %s | %s ms | %s ms | %s ms | %.1f MiB |\n", $1, $2, $3, $4, $5 / 1024}'
+  echo
+  echo "Budget: ≤ 50 ms to the first 200, idle RSS ≤ 30 MB (\`bench/start_time.py\`)."
+  echo
+} >>"$BENCH_NOTES_FILE"
 GTMS_LOG=warn GTMS_ENRICH_RATE_LIMIT=1000000000 GTMS_API_RATE_LIMIT=1000000000 target/x86_64-unknown-linux-gnu/release/gtms serve --listen 127.0.0.1:$GTMS_PORT --data "$work/bench.redb" >/dev/null 2>"$work/gtms.log" &
 pids+=($!)
 target/x86_64-unknown-linux-gnu/release/examples/hello 127.0.0.1:$HELLO_PORT >/dev/null &

@@ -118,14 +118,19 @@ impl Hasher {
                 compute(&argon, &run_params, secret.as_bytes(), &salt, arena)
             })
             .await??;
-        let phc = PasswordHash {
-            algorithm: Algorithm::Argon2id.ident(),
-            version: Some(Version::V0x13.into()),
-            params: ParamsString::try_from(&params).map_err(hash_error)?,
-            salt: Some(Salt::new(&salt).map_err(hash_error)?),
-            hash: Some(Output::new(&output).map_err(hash_error)?),
-        };
-        Ok(phc.to_string())
+        phc_string(&params, &salt, &output)
+    }
+
+    /// A PHC string with this hasher's parameters, a random salt and a random output: verifying
+    /// any secret against it costs exactly one hash and never matches. What a code that names
+    /// no invite is checked against (equal timing), made without hashing anything.
+    pub fn decoy(&self) -> Result<String, AuthError> {
+        let params =
+            Params::new(self.cost.memory_kib, self.cost.iterations, 1, Some(OUTPUT_LEN)).map_err(hash_error)?;
+        let (mut salt, mut output) = ([0u8; SALT_LEN], [0u8; OUTPUT_LEN]);
+        rand::rng().fill_bytes(&mut salt);
+        rand::rng().fill_bytes(&mut output);
+        phc_string(&params, &salt, &output)
     }
 
     /// Checks `secret` against a PHC string, with the parameters stored in it. A string that
@@ -233,6 +238,18 @@ fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
+/// The PHC string of an argon2id output with its parameters and salt.
+fn phc_string(params: &Params, salt: &[u8], output: &[u8]) -> Result<String, AuthError> {
+    let phc = PasswordHash {
+        algorithm: Algorithm::Argon2id.ident(),
+        version: Some(Version::V0x13.into()),
+        params: ParamsString::try_from(params).map_err(hash_error)?,
+        salt: Some(Salt::new(salt).map_err(hash_error)?),
+        hash: Some(Output::new(output).map_err(hash_error)?),
+    };
+    Ok(phc.to_string())
+}
+
 fn hash_error(e: impl std::fmt::Display) -> AuthError {
     AuthError::Hash(e.to_string())
 }
@@ -261,6 +278,17 @@ mod tests {
         assert!(!hasher.verify("other".into(), phc).await.unwrap_or(true));
         assert!(!hasher.verify("s3cret".into(), "not a hash".into()).await.unwrap_or(true));
         assert_eq!(hasher.runs(), 3, "an unparsable hash costs no argon2 run");
+    }
+
+    #[tokio::test]
+    async fn a_decoy_costs_one_verification_and_matches_nothing() {
+        let hasher = Hasher::new(LIGHT);
+        let decoy = hasher.decoy().unwrap_or_default();
+        assert_eq!(hasher.runs(), 0, "making a decoy hashes nothing");
+        let real = hasher.hash("x".into()).await.unwrap_or_default();
+        assert_eq!(decoy.split('$').nth(3), real.split('$').nth(3), "the same parameters: {decoy} {real}");
+        assert!(!hasher.verify("x".into(), decoy).await.unwrap_or(true));
+        assert_eq!(hasher.runs(), 2, "one hash, one verification");
     }
 
     #[tokio::test]

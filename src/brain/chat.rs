@@ -129,16 +129,16 @@ pub fn summarize(previous: Option<&ChatRecord>, folded: &[ChatRecord], now_ms: i
 pub fn named_company<'d>(directory: &'d Directory, question: &str) -> Option<&'d Card> {
     let tokens: Vec<&str> =
         question.split(|c: char| !(c.is_alphanumeric() || c == '.' || c == '-')).filter(|t| !t.is_empty()).collect();
-    let by_ticker = tokens
-        .iter()
-        .filter(|t| t.len() <= 6 && t.chars().all(|c| c.is_ascii_uppercase() || c == '.'))
-        .find_map(|t| Ticker::parse(t).ok().and_then(|t| directory.by_ticker(&t)).and_then(|c| c.card.as_deref()));
+    let by_ticker =
+        tokens.iter().filter(|t| t.len() <= 6 && t.chars().all(|c| c.is_ascii_uppercase() || c == '.')).find_map(|t| {
+            Ticker::parse(t).ok().and_then(|t| directory.by_ticker(&t)).and_then(|c| c.card().map(|card| &**card))
+        });
     let by_domain = || {
         tokens
             .iter()
             .filter(|t| t.contains('.'))
             .find_map(|t| DomainName::parse(t.trim_matches('.')).ok().and_then(|d| directory.by_domain(&d)))
-            .and_then(|c| c.card.as_deref())
+            .and_then(|c| c.card().map(|card| &**card))
     };
     if let Some(card) = by_ticker.or_else(by_domain) {
         return Some(card);
@@ -146,7 +146,7 @@ pub fn named_company<'d>(directory: &'d Directory, question: &str) -> Option<&'d
     let words: Vec<String> = tokens.iter().map(|t| t.to_lowercase().trim_matches('.').to_owned()).collect();
     let pairs = words.windows(2).map(|w| format!("{}-{}", w[0], w[1]));
     let singles = words.iter().filter(|w| w.len() >= 4).cloned();
-    pairs.chain(singles).find_map(|s| directory.by_slug(&s).and_then(|c| c.card.as_deref()))
+    pairs.chain(singles).find_map(|s| directory.by_slug(&s).and_then(|c| c.card().map(|card| &**card)))
 }
 
 /// Estimated tokens of an entry's context line (its value is clipped there).
@@ -203,7 +203,7 @@ pub async fn chat(
     }
     let (_, history) = store.chat_thread(&principal.sub).await?;
     let [org, team, workers, recent] = context_memory(store, message, principal.team.as_ref()).await?;
-    let card_of = |slug: &str| directory.by_slug(slug).and_then(|c| c.card.as_deref());
+    let card_of = |slug: &str| directory.by_slug(slug).and_then(|c| c.card().map(|card| &**card));
     let context = assemble(&ContextInput {
         question: message,
         history: &history,

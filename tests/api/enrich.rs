@@ -17,13 +17,13 @@ fn with_page_and_domain(app: &TestApp) -> Company {
         .directory()
         .companies()
         .iter()
-        .find(|c| c.card.as_ref().is_some_and(|card| !card.why_now.is_empty()) && c.row.domain.is_some())
+        .find(|c| c.card().is_some_and(|card| !card.why_now.is_empty()) && c.row.domain.is_some())
         .cloned()
         .expect("a company with a signal and a domain")
 }
 
 fn without_page(app: &TestApp) -> Company {
-    app.state().directory().companies().iter().find(|c| c.card.is_none()).cloned().expect("a company without a card")
+    app.state().directory().companies().iter().find(|c| c.card().is_none()).cloned().expect("a company without a card")
 }
 
 async fn enrich(app: &TestApp, query: &str, bearer: Option<&str>) -> reqwest::Response {
@@ -87,7 +87,7 @@ async fn a_successful_answer_has_the_design_shape_and_a_receipt() {
     let res = enrich(&app, &format!("ticker={}", ticker_of(&company)), Some(&key)).await;
     assert_eq!(res.status(), 200);
     let body: serde_json::Value = res.json().await.expect("json");
-    let card = company.card.as_ref().expect("card");
+    let card = company.card().expect("card");
     assert_eq!(body["company"]["slug"], card.slug.as_str());
     assert_eq!(body["company"]["account_id"], card.account_id.as_str());
     for k in ["legal_name", "ticker", "domain"] {
@@ -128,7 +128,7 @@ async fn bad_lookups_are_400_and_unknown_ones_404() {
         .directory()
         .companies()
         .iter()
-        .find(|c| c.card.is_some() && c.row.cik != company.row.cik)
+        .find(|c| c.card().is_some() && c.row.cik != company.row.cik)
         .cloned()
         .expect("a second company");
     let domain = company.row.domain.clone().expect("domain");
@@ -158,7 +158,7 @@ async fn domain_spellings_resolve_to_the_same_company() {
     let (key, _) = app.api_key("acme").await;
     let company = with_page_and_domain(&app);
     let domain = company.row.domain.clone().expect("domain");
-    let slug = company.card.as_ref().expect("card").slug.clone();
+    let slug = company.card().expect("card").slug.clone();
     let spellings = [
         domain.clone(),
         domain.to_uppercase(),
@@ -268,10 +268,10 @@ async fn max_age_days_keeps_only_signals_that_young_and_age_days_counts_on_the_r
     let companies = app.state().directory().companies();
     let company = companies
         .iter()
-        .filter(|c| c.card.is_some())
-        .max_by_key(|c| c.card.as_ref().and_then(|card| card.why_now.first()).map(|s| s.value().as_of.clone()));
+        .filter(|c| c.card().is_some())
+        .max_by_key(|c| c.card().and_then(|card| card.why_now.first()).map(|s| s.value().as_of.clone()));
     let company = company.cloned().expect("a company with a card");
-    let card = company.card.as_ref().expect("card");
+    let card = company.card().expect("card");
     let youngest = card.why_now.iter().map(|s| s.value().as_of.clone()).max().expect("a signal");
     let july = chrono::NaiveDate::from_ymd_opt(2026, 7, 1).expect("date");
     let days = (july - chrono::NaiveDate::parse_from_str(&youngest, "%Y-%m-%d").expect("as_of")).num_days().max(0);

@@ -36,7 +36,7 @@ fn check_press_receipt(receipt: &Value, what: &str) {
 async fn a_press_release_claim_and_an_8k_claim_each_carry_their_own_receipt_everywhere() {
     let app = spawn_app().await;
     let directory = app.state().directory();
-    let cards: Vec<&Card> = directory.companies().iter().filter_map(|c| c.card.as_deref()).collect();
+    let cards: Vec<&Card> = directory.companies().iter().filter_map(|c| c.card().map(|card| &**card)).collect();
     let press = press_only(&cards);
     let eight_k = with_8k(&cards);
 

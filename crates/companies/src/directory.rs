@@ -1,22 +1,62 @@
 //! `Directory`: the in-memory company lookup every face shares, built once at start-up from
-//! the embedded cards and the internal registry — by slug, CIK, ticker (all share classes)
-//! and registrable domain.
+//! the internal registry — by slug, CIK, ticker (all share classes) and registrable domain.
+//! A company's card is gunzipped and parsed from its embedded file on first use and kept
+//! (issue 27: parsing every card at start-up was most of the time to the first answer and a
+//! third of the idle memory); the first search or hub page parses them all.
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
+
+use bytes::Bytes;
 
 use super::assets::AssetTable;
 use super::card::{Card, RegistryRow};
 use crate::domain::{DomainName, Ticker};
 
-/// One tracked company; `card` is present when it has a public page.
+/// One tracked company; its card is present when it has a public page.
 #[derive(Debug, Clone)]
 pub struct Company {
     pub row: RegistryRow,
-    pub card: Option<Arc<Card>>,
+    card: LazyCard,
+}
+
+/// A card's embedded gzip bytes, parsed on first use with its best signal.
+#[derive(Debug, Clone, Default)]
+struct LazyCard {
+    gzip: Option<Bytes>,
+    /// The data's newest filing date, as of which the best signal is ranked.
+    as_of: Arc<str>,
+    parsed: OnceLock<Option<Parsed>>,
+}
+
+#[derive(Debug, Clone)]
+struct Parsed {
+    card: Arc<Card>,
+    best: Option<(usize, f64)>,
+}
+
+impl Company {
+    /// The company's card, parsed on first use (`None`: no public page).
+    pub fn card(&self) -> Option<&Arc<Card>> {
+        self.parsed().map(|p| &p.card)
+    }
+
     /// The card's best signal (index into `why_now`, score) as of the data's newest filing,
-    /// ranked once at start-up so enrichment does no ranking per request.
-    pub best: Option<(usize, f64)>,
+    /// ranked once with the card so enrichment does no ranking per request.
+    pub fn best(&self) -> Option<(usize, f64)> {
+        self.parsed().and_then(|p| p.best)
+    }
+
+    fn parsed(&self) -> Option<&Parsed> {
+        let lazy = &self.card;
+        let parse = || {
+            let json = gtms_precompress::gunzip(lazy.gzip.as_ref()?).ok()?;
+            let card: Card = serde_json::from_slice(&json).ok()?;
+            let best = super::rank::best_index(&card, &lazy.as_of);
+            Some(Parsed { card: Arc::new(card), best })
+        };
+        lazy.parsed.get_or_init(parse).as_ref()
+    }
 }
 
 #[derive(Debug, Default)]
@@ -33,10 +73,6 @@ pub struct Directory {
 pub enum DirectoryError {
     #[error("embedded registry: {0}")]
     Registry(serde_json::Error),
-    #[error("embedded card {path}: {source}")]
-    Card { path: String, source: serde_json::Error },
-    #[error("embedded card {path}: {source}")]
-    Unpack { path: String, source: std::io::Error },
 }
 
 impl Directory {
@@ -46,44 +82,29 @@ impl Directory {
         Self::build(&registry, &AssetTable::embedded())
     }
 
-    /// Builds the lookup from the registry rows and the cards (parsed from the asset table).
+    /// Builds the lookup from the registry rows; each card stays in the asset table until used.
     pub fn build(registry: &[u8], assets: &AssetTable) -> Result<Self, DirectoryError> {
         let rows: Vec<RegistryRow> = serde_json::from_slice(registry).map_err(DirectoryError::Registry)?;
         let mut dir = Directory::default();
-        for row in rows {
-            let card = match &row.slug {
-                Some(slug) => {
-                    let path = format!("/company/data/{slug}.json");
-                    match assets.get(&path) {
-                        Some(file) => {
-                            let json =
-                                file.read().map_err(|source| DirectoryError::Unpack { path: path.clone(), source })?;
-                            let card = serde_json::from_slice::<Card>(&json)
-                                .map_err(|source| DirectoryError::Card { path, source })?;
-                            Some(Arc::new(card))
-                        }
-                        None => None,
-                    }
-                }
-                None => None,
-            };
-            dir.insert(Company { row, card, best: None });
-        }
         if let Some(index) = assets.get("/company/data/index.json") {
             let json = index.read().unwrap_or_default();
             let value: serde_json::Value = serde_json::from_slice(&json).unwrap_or_default();
             dir.generated_at = value["generated_at"].as_str().unwrap_or_default().to_owned();
         }
-        for company in &mut dir.companies {
-            company.best = company.card.as_deref().and_then(|card| super::rank::best_index(card, &dir.generated_at));
+        let as_of: Arc<str> = Arc::from(dir.generated_at.as_str());
+        for row in rows {
+            let file = row.slug.as_ref().and_then(|slug| assets.get(&format!("/company/data/{slug}.json")));
+            let card =
+                LazyCard { gzip: file.map(|f| f.gzip.clone()), as_of: Arc::clone(&as_of), ..LazyCard::default() };
+            dir.insert(Company { row, card });
         }
         Ok(dir)
     }
 
     fn insert(&mut self, company: Company) {
         let i = self.companies.len();
-        if let Some(card) = &company.card {
-            self.by_slug.insert(card.slug.clone(), i);
+        if let Some(slug) = company.row.slug.as_ref().filter(|_| company.card.gzip.is_some()) {
+            self.by_slug.insert(slug.clone(), i);
         }
         self.by_cik.insert(company.row.cik.clone(), i);
         for ticker in &company.row.tickers {
@@ -119,7 +140,7 @@ impl Directory {
     pub fn cards(&self) -> impl Iterator<Item = &Arc<Card>> {
         let mut slugs: Vec<(&String, &usize)> = self.by_slug.iter().collect();
         slugs.sort_unstable();
-        slugs.into_iter().filter_map(|(_, &i)| self.companies[i].card.as_ref())
+        slugs.into_iter().filter_map(|(_, &i)| self.companies[i].card())
     }
 
     pub fn tracked(&self) -> usize {
@@ -133,5 +154,26 @@ impl Directory {
     /// The newest filing date in the data (`index.json`'s `generated_at`).
     pub fn generated_at(&self) -> &str {
         &self.generated_at
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Cards are parsed on first use, so a card that does not parse would show only then:
+    /// every embedded one is checked here, under the slug the registry gives it.
+    #[test]
+    fn every_embedded_card_parses_on_first_use_under_its_slug() {
+        let dir = Directory::embedded().unwrap_or_default();
+        let slugs: Vec<&String> = dir.companies().iter().filter_map(|c| c.row.slug.as_ref()).collect();
+        assert!(!slugs.is_empty() && slugs.len() == dir.with_page(), "every slug has a page");
+        for slug in slugs {
+            let company = dir.by_slug(slug);
+            let card = company.and_then(Company::card);
+            assert_eq!(card.map(|c| c.slug.as_str()), Some(slug.as_str()), "{slug}");
+            let best = company.and_then(Company::best);
+            assert_eq!(best, card.and_then(|c| crate::rank::best_index(c, dir.generated_at())), "{slug}");
+        }
     }
 }

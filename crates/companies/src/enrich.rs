@@ -115,7 +115,7 @@ fn best_within(
     today: chrono::NaiveDate,
     max: u32,
 ) -> Result<Enrichment, LookupError> {
-    let card = company.card.as_ref().ok_or(LookupError::NoSignal)?;
+    let card = company.card().ok_or(LookupError::NoSignal)?;
     let ranked = ranked_signals(card, dir.generated_at());
     let (signal, score) = ranked
         .into_iter()
@@ -151,8 +151,8 @@ pub fn resolve<'a>(
 /// The company's best signal by kind weight and recency (ranked once, at start-up, as of the
 /// data's newest filing date).
 pub fn best_signal(company: &Company) -> Result<Enrichment, LookupError> {
-    let card = company.card.as_ref().ok_or(LookupError::NoSignal)?;
-    let (index, score) = company.best.ok_or(LookupError::NoSignal)?;
+    let card = company.card().ok_or(LookupError::NoSignal)?;
+    let (index, score) = company.best().ok_or(LookupError::NoSignal)?;
     let signal = card.why_now.get(index).ok_or(LookupError::NoSignal)?.clone();
     Ok(Enrichment { card: Arc::clone(card), signal, score })
 }

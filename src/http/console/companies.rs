@@ -66,7 +66,7 @@ pub fn routes(state: AppState) -> Vec<Page> {
 
 /// The card of `slug`, or the console's 404 page.
 fn card_of(state: &AppState, who: &Principal, slug: &str) -> Result<Arc<Card>, Answer> {
-    let card = state.directory().by_slug(slug).and_then(|company| company.card.clone());
+    let card = state.directory().by_slug(slug).and_then(|company| company.card().cloned());
     card.ok_or_else(|| {
         Answer::refused(
             Some(who),
@@ -82,7 +82,7 @@ pub fn find<'a>(dir: &'a Directory, q: &str) -> Vec<&'a Arc<Card>> {
     let by_ticker = Ticker::parse(q).ok().and_then(|t| dir.by_ticker(&t));
     let by_domain = q.contains('.').then(|| DomainName::parse(q).ok().and_then(|d| dir.by_domain(&d))).flatten();
     let mut hits: Vec<&Arc<Card>> = Vec::new();
-    for card in [by_ticker, by_domain].into_iter().flatten().filter_map(|c| c.card.as_ref()) {
+    for card in [by_ticker, by_domain].into_iter().flatten().filter_map(|c| c.card()) {
         if !hits.iter().any(|h| h.slug == card.slug) {
             hits.push(card);
         }

@@ -69,7 +69,7 @@ impl From<&Company> for CompanyMatch {
             domain: c.row.domain.clone(),
             slug: c.row.slug.clone(),
         };
-        Self { company, card: c.card.as_deref().cloned() }
+        Self { company, card: c.card().map(|card| (**card).clone()) }
     }
 }
 
@@ -189,7 +189,7 @@ impl McpTool for TickerToSlug {
             .directory()
             .by_ticker(&t)
             .ok_or_else(|| ToolError::NotFound(format!("no tracked company has the ticker {t}")))?;
-        let slug = c.card.as_ref().map(|card| card.slug.clone());
+        let slug = c.card().map(|card| card.slug.clone());
         Ok(TickerSlug { ticker: t.to_string(), cik: c.row.cik.clone(), legal_name: c.row.legal_name.clone(), slug })
     }
 }

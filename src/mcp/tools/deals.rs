@@ -140,7 +140,7 @@ impl McpTool for AccountBriefTool {
     async fn run(ctx: &ToolContext, args: DealIdArgs) -> Result<AccountBrief, ToolError> {
         let deal = deals::get(ctx.state.store(), &args.id).await?;
         let directory = ctx.state.directory();
-        let company = deal.company_slug.as_deref().and_then(|s| directory.by_slug(s)).and_then(|c| c.card.clone());
+        let company = deal.company_slug.as_deref().and_then(|s| directory.by_slug(s)).and_then(|c| c.card().cloned());
         Ok(AccountBrief { company: company.map(|c| c.as_ref().clone()), deal })
     }
 }

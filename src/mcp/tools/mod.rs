@@ -125,7 +125,7 @@ pub fn page<T>(items: Vec<T>, limit: Option<u32>, offset: Option<u32>) -> Result
 pub fn card(ctx: &ToolContext, slug: &str) -> Result<Arc<Card>, ToolError> {
     let slug = Slug::parse(slug.trim()).map_err(|e| ToolError::bad(format!("slug {slug:?}: {e}")))?;
     let company = ctx.state.directory().by_slug(slug.as_str());
-    company.and_then(|c| c.card.clone()).ok_or_else(|| {
+    company.and_then(|c| c.card().cloned()).ok_or_else(|| {
         ToolError::NotFound(format!("no company card has the slug {slug:?}; find slugs with company_search"))
     })
 }

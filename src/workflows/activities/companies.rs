@@ -32,7 +32,7 @@ pub fn facts(card: &Card, as_of: &str) -> Vec<Value> {
 }
 
 fn card_by_slug<'d>(directory: &'d Directory, slug: Option<&str>) -> Option<&'d Card> {
-    slug.and_then(|s| directory.by_slug(s)).and_then(|c| c.card.as_deref())
+    slug.and_then(|s| directory.by_slug(s)).and_then(|c| c.card().map(|card| &**card))
 }
 
 fn company_json(directory: &Directory, card: Option<&Card>) -> Value {
