@@ -13,7 +13,12 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Bound;
 use std::sync::{Arc, RwLock, RwLockWriteGuard};
 
+use redb::ReadableDatabase;
+
+use super::records::read_all;
+use super::tables::DEALS;
 use super::workspace::DealRecord;
+use super::{Store, StoreError};
 use crate::domain::{DealType, Stage};
 
 /// The list form of a deal.
@@ -169,6 +174,25 @@ impl Inner {
 
 #[derive(Default)]
 pub struct DealIndex(RwLock<Inner>);
+
+/// The deal index over every deal of the file (`Store::open`).
+pub(crate) fn build(db: &redb::Database) -> Result<DealIndex, StoreError> {
+    let deals: Vec<DealRecord> = read_all(&db.begin_read()?, DEALS)?;
+    Ok(DealIndex::build(&deals))
+}
+
+impl Store {
+    /// One page of deals from the deal index (no deal is read from the file): the rows `query`
+    /// asks for, how many match in all, and whether more follow.
+    pub fn deal_page(&self, query: &DealQuery<'_>) -> DealPage {
+        self.deal_index.page(query)
+    }
+
+    /// Every deal's count and value summed per (stage, type), from the deal index.
+    pub fn deal_tallies(&self) -> Vec<(Stage, DealType, DealTally)> {
+        self.deal_index.tallies()
+    }
+}
 
 impl DealIndex {
     pub(crate) fn build(deals: &[DealRecord]) -> Self {

@@ -139,7 +139,7 @@ impl Store {
         })?;
         create_tables(&db)?;
         let memory_index = Arc::new(memory::build_index(&db)?);
-        let deal_index = Arc::new(workspace::build_deal_index(&db)?);
+        let deal_index = Arc::new(deal_index::build(&db)?);
         Ok(Self {
             db: Arc::new(db),
             path: path.to_owned(),

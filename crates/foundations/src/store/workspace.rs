@@ -7,7 +7,6 @@ use redb::{ReadableDatabase, ReadableTable};
 use serde::{Deserialize, Serialize};
 
 use super::codec::{self, CodecError, Record, decode_body, unchanged_records};
-use super::deal_index::{DealIndex, DealPage, DealQuery, DealTally};
 use super::records::{fold_all, read_all};
 use super::tables::{ACCOUNTS, DEALS, META, RUNS, TOKENS, WORKERS};
 use super::{Store, StoreError};
@@ -371,17 +370,6 @@ impl Store {
         .await
     }
 
-    /// One page of deals from the deal index (no deal is read from the file): the rows `query`
-    /// asks for, how many match in all, and whether more follow.
-    pub fn deal_page(&self, query: &DealQuery<'_>) -> DealPage {
-        self.deal_index.page(query)
-    }
-
-    /// Every deal's count and value summed per (stage, type), from the deal index.
-    pub fn deal_tallies(&self) -> Vec<(Stage, DealType, DealTally)> {
-        self.deal_index.tallies()
-    }
-
     /// Lets `plan` see every deal (ordered by id) inside one write transaction and writes the
     /// records it returns (new ids are added, known ones replaced) with its answer — unless it
     /// returns its own error or `commit` is false (a dry run): then nothing is written. All or
@@ -428,10 +416,4 @@ impl Store {
         })
         .await
     }
-}
-
-/// The deal index over every deal of the file (`Store::open`).
-pub(crate) fn build_deal_index(db: &redb::Database) -> Result<DealIndex, StoreError> {
-    let deals: Vec<DealRecord> = read_all(&db.begin_read()?, DEALS)?;
-    Ok(DealIndex::build(&deals))
 }
