@@ -1,6 +1,6 @@
 # Durable memory writes with 32 clients beside a raw redb one-write-per-commit loop, and
 # Brain chat p50 with the demo model over a ~500-message history, in the same run.
-cargo build --release --quiet --example redb_commit_loop
+cargo --config .cargo/static.toml build --release --quiet --example redb_commit_loop
 code=$(target/x86_64-unknown-linux-gnu/release/gtms invites create --data "$work/bench.redb" --role admin --name bench | head -1)
 GTMS_BENCH_TOKEN=$(curl -fsS -H 'Content-Type: application/json' -d "{\"inviteCode\":\"$code\"}" "http://127.0.0.1:$GTMS_PORT/auth/login" | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
 export GTMS_BENCH_TOKEN
