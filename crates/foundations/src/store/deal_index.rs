@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Bound;
 use std::sync::{Arc, RwLock, RwLockWriteGuard};
 
-use redb::ReadableDatabase;
+use redb::{ReadableDatabase, WriteTransaction};
 
 use super::records::read_all;
 use super::tables::DEALS;
@@ -130,11 +130,6 @@ impl Inner {
     /// The ids of the smallest id set a filter of `q` names (all deals without a filter), in
     /// id order, after `q.after`.
     fn candidates<'a>(&'a self, q: &DealQuery<'a>) -> Box<dyn Iterator<Item = &'a Arc<str>> + 'a> {
-        let after: Arc<str> = Arc::from(q.after.unwrap_or_default());
-        let start = |after: &Arc<str>| match q.after {
-            Some(_) => Bound::Excluded(Arc::clone(after)),
-            None => Bound::Included(Arc::clone(after)),
-        };
         let sizes = [
             q.rep.map(|r| (self.count(|_, _, rep| rep == r), 0)),
             q.stage.map(|s| (self.count(|stage, _, _| stage == s), 1)),
@@ -142,34 +137,30 @@ impl Inner {
         ];
         let smallest = sizes.into_iter().flatten().min().map(|(_, which)| which);
         match (smallest, q.rep, q.stage, q.deal_type) {
-            (Some(0), Some(rep), _, _) => {
-                let rep: Arc<str> = Arc::from(rep);
-                let lower = start(&after).map(|a| (Arc::clone(&rep), a));
-                Box::new(
-                    self.by_rep.range((lower, Bound::Unbounded)).take_while(move |(r, _)| *r == rep).map(|(_, id)| id),
-                )
-            }
-            (Some(1), _, Some(stage), _) => {
-                let lower = start(&after).map(|a| (stage, a));
-                Box::new(
-                    self.by_stage
-                        .range((lower, Bound::Unbounded))
-                        .take_while(move |(s, _)| *s == stage)
-                        .map(|(_, id)| id),
-                )
-            }
-            (Some(2), _, _, Some(deal_type)) => {
-                let lower = start(&after).map(|a| (deal_type, a));
-                Box::new(
-                    self.by_type
-                        .range((lower, Bound::Unbounded))
-                        .take_while(move |(t, _)| *t == deal_type)
-                        .map(|(_, id)| id),
-                )
-            }
-            _ => Box::new(self.rows.range::<Arc<str>, _>((start(&after), Bound::Unbounded)).map(|(id, _)| id)),
+            (Some(0), Some(rep), _, _) => Box::new(ids_after(&self.by_rep, Arc::from(rep), q.after)),
+            (Some(1), _, Some(stage), _) => Box::new(ids_after(&self.by_stage, stage, q.after)),
+            (Some(2), _, _, Some(deal_type)) => Box::new(ids_after(&self.by_type, deal_type, q.after)),
+            _ => Box::new(self.rows.range::<str, _>((after_bound(q.after), Bound::Unbounded)).map(|(id, _)| id)),
         }
     }
+}
+
+/// The lower bound of the ids after `after` (every id without one).
+fn after_bound(after: Option<&str>) -> Bound<&str> {
+    after.map_or(Bound::Unbounded, Bound::Excluded)
+}
+
+/// The ids filed under `key` in one of the index's (key, id) sets, in id order, after `after`.
+fn ids_after<'a, K: Ord + Clone + 'a>(
+    set: &'a BTreeSet<(K, Arc<str>)>,
+    key: K,
+    after: Option<&str>,
+) -> impl Iterator<Item = &'a Arc<str>> + 'a {
+    let lower = match after {
+        Some(a) => Bound::Excluded((key.clone(), Arc::from(a))),
+        None => Bound::Included((key.clone(), Arc::from(""))),
+    };
+    set.range((lower, Bound::Unbounded)).take_while(move |(k, _)| *k == key).map(|(_, id)| id)
 }
 
 #[derive(Default)]
@@ -204,8 +195,17 @@ impl DealIndex {
     }
 
     /// The lock a deal write holds across its commit and its index update.
-    pub(crate) fn lock(&self) -> RwLockWriteGuard<'_, Inner> {
+    fn lock(&self) -> RwLockWriteGuard<'_, Inner> {
         self.0.write().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Commits `txn` and applies what it wrote to the index under one lock, taken before the
+    /// commit: the index changes in commit order, and before the writer is answered.
+    pub(crate) fn commit(&self, txn: WriteTransaction, apply: impl FnOnce(&mut Inner)) -> Result<(), StoreError> {
+        let mut index = self.lock();
+        txn.commit()?;
+        apply(&mut index);
+        Ok(())
     }
 
     fn read(&self) -> std::sync::RwLockReadGuard<'_, Inner> {
@@ -241,14 +241,6 @@ impl DealIndex {
             sum.value += tally.value;
         }
         by_pair.into_iter().map(|((s, t), tally)| (s, t, tally)).collect()
-    }
-
-    pub fn len(&self) -> usize {
-        self.read().rows.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
     }
 }
 
@@ -320,15 +312,17 @@ mod tests {
     #[test]
     fn an_update_moves_a_deal_between_sets_and_tallies() {
         let index = index();
-        index.lock().upsert(&deal("d1", Stage::ClosedWon, DealType::NewBusiness, "bob", 15));
-        index.lock().remove("d5");
+        let mut inner = index.lock();
+        inner.upsert(&deal("d1", Stage::ClosedWon, DealType::NewBusiness, "bob", 15));
+        inner.remove("d5");
+        drop(inner);
         let won = index.page(&DealQuery { stage: Some(Stage::ClosedWon), limit: 10, ..DealQuery::default() });
         assert_eq!(ids(&won), ["d1", "d4"]);
         let bob = index.page(&DealQuery { rep: Some("bob"), limit: 10, ..DealQuery::default() });
         assert_eq!(ids(&bob), ["d1", "d2", "d3"]);
         let tallies = index.tallies();
         let total: u64 = tallies.iter().map(|(_, _, t)| t.value).sum();
-        assert_eq!((index.len(), total), (4, 15 + 20 + 30 + 40));
+        assert_eq!((index.read().rows.len(), total), (4, 15 + 20 + 30 + 40));
         let won_new = tallies.iter().find(|(s, t, _)| *s == Stage::ClosedWon && *t == DealType::NewBusiness);
         assert_eq!(won_new.map(|(_, _, t)| *t), Some(DealTally { count: 2, value: 55 }));
     }

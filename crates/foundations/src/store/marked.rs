@@ -106,9 +106,7 @@ impl Store {
                 memory: remove_marked_memory(&txn, &mark)?,
                 deals: deals.len(),
             };
-            let mut index = deal_index.lock();
-            txn.commit()?;
-            deals.iter().for_each(|id| index.remove(id));
+            deal_index.commit(txn, |index| deals.iter().for_each(|id| index.remove(id)))?;
             Ok(removed)
         })
         .await

@@ -279,9 +279,7 @@ impl Store {
                     tokens.insert(format!("{}/{i:08}", t.date).as_str(), codec::encode(t)?.as_slice())?;
                 }
             }
-            let mut index = deal_index.lock();
-            txn.commit()?;
-            data.deals.iter().for_each(|d| index.upsert(d));
+            deal_index.commit(txn, |index| data.deals.iter().for_each(|d| index.upsert(d)))?;
             Ok(true)
         })
         .await
@@ -360,11 +358,11 @@ impl Store {
                 }
                 answer
             };
-            let mut index = deal_index.lock();
-            txn.commit()?;
-            if let Some(Ok(updated)) = &answer {
-                index.upsert(updated);
-            }
+            deal_index.commit(txn, |index| {
+                if let Some(Ok(updated)) = &answer {
+                    index.upsert(updated);
+                }
+            })?;
             Ok(answer)
         })
         .await
@@ -403,14 +401,11 @@ impl Store {
                     other => other,
                 }
             };
-            if commit && planned.is_ok() {
-                let mut index = deal_index.lock();
-                txn.commit()?;
-                if let Ok((records, _)) = &planned {
-                    records.iter().for_each(|d| index.upsert(d));
+            match &planned {
+                Ok((records, _)) if commit => {
+                    deal_index.commit(txn, |index| records.iter().for_each(|d| index.upsert(d)))?
                 }
-            } else {
-                txn.abort()?;
+                _ => txn.abort()?,
             }
             Ok(planned)
         })
