@@ -1,6 +1,7 @@
 //! `/api/coordinator`: coordinator runs (start 202, list, detail with the nine steps),
 //! workflows (list with `worker`, `type`, `status` filters; detail), and approvals (pending
 //! list; decide — the workflow service refuses viewers, answers 409 when nothing is pending).
+//! The three lists page by `limit` and `cursor` → `nextCursor` (`workflows::listing`).
 
 use warp::http::StatusCode;
 use warp::{Filter, Rejection, Reply};
@@ -12,6 +13,7 @@ use super::session::require;
 use crate::auth::Principal;
 use crate::domain::Role;
 use crate::state::AppState;
+use crate::workflows::listing::PageQuery;
 use crate::workflows::service::{DecideRequest, RunRequest, WorkflowFilter};
 
 pub fn routes(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clone {
@@ -37,10 +39,11 @@ fn runs(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = Rejecti
     let list = warp::path!("api" / "coordinator" / "runs")
         .and(warp::get())
         .and(require(state.clone(), Role::Viewer))
-        .and_then(move |_| {
+        .and(typed_query::<PageQuery>())
+        .and_then(move |_, query: PageQuery| {
             let state = s.clone();
             async move {
-                let runs = state.workflows().map_err(ApiError::from)?.runs().await.map_err(ApiError::from)?;
+                let runs = state.workflows().map_err(ApiError::from)?.runs(&query).await.map_err(ApiError::from)?;
                 Ok::<_, Rejection>(warp::reply::json(&runs))
             }
         });
@@ -90,10 +93,12 @@ fn approvals(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = Re
     let list = warp::path!("api" / "coordinator" / "approvals")
         .and(warp::get())
         .and(require(state.clone(), Role::Viewer))
-        .and_then(move |_| {
+        .and(typed_query::<PageQuery>())
+        .and_then(move |_, query: PageQuery| {
             let state = s.clone();
             async move {
-                let list = state.workflows().map_err(ApiError::from)?.approvals().await.map_err(ApiError::from)?;
+                let workflows = state.workflows().map_err(ApiError::from)?;
+                let list = workflows.approvals(&query).await.map_err(ApiError::from)?;
                 Ok::<_, Rejection>(warp::reply::json(&list))
             }
         });

@@ -5,6 +5,7 @@
 
 use futures_util::future::BoxFuture;
 
+use super::listing::Listing;
 use super::params::WorkflowParams;
 use crate::domain::{Decision, WorkflowType};
 use crate::error::{ErrorKind, ServiceError};
@@ -77,4 +78,10 @@ pub trait Engine: Send + Sync {
 
     /// Every workflow the engine knows.
     fn list(&self) -> BoxFuture<'_, Result<Vec<WorkflowRecord>, EngineError>>;
+
+    /// What the lists read (pages, live workflows, counts): by default an index over one
+    /// `list`; an engine with its own index answers from it.
+    fn listing(&self) -> BoxFuture<'_, Result<Listing, EngineError>> {
+        Box::pin(async move { Ok(Listing::snapshot(self.list().await?)) })
+    }
 }

@@ -11,6 +11,7 @@ pub mod catalog;
 pub mod definitions;
 pub mod demo_engine;
 pub mod engine;
+pub mod listing;
 pub mod params;
 pub mod script;
 pub mod service;

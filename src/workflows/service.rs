@@ -12,6 +12,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use super::engine::{ApprovalSignal, Engine, EngineError, NewWorkflow};
+use super::listing::{self, PageQuery};
 use super::params::{CoordinatorParams, MAX_PARAM_CHARS, WorkflowParams};
 use super::views::{
     ApprovalList, COORDINATOR_PREFIX, DecisionReply, PendingApproval, RUN_PREFIX, RunDetail, RunList, RunStarted,
@@ -21,7 +22,11 @@ use crate::auth::AdminProof;
 use crate::domain::{Decision, WorkflowStatus, WorkflowType, rfc3339_ms};
 use crate::error::{ErrorKind, ServiceError};
 use crate::notify::Notifications;
-use crate::store::{Store, StoreError, WorkerRecord, WorkflowRecord};
+use crate::store::{Store, StoreError, WorkerRecord, WorkflowQuery, WorkflowRecord};
+
+/// Workflows changed in the last day and pending approvals the Brain sees, at most.
+const BRAIN_RECENT: usize = 50;
+const BRAIN_APPROVALS: usize = 50;
 
 /// Longest coordinator goal, in characters.
 const MAX_GOAL_CHARS: usize = 2_000;
@@ -113,7 +118,7 @@ pub struct RunRequest {
     pub goal: String,
 }
 
-/// `GET /api/coordinator/workflows?worker=&type=&status=`.
+/// `GET /api/coordinator/workflows?worker=&type=&status=&limit=&cursor=`.
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct WorkflowFilter {
@@ -121,6 +126,12 @@ pub struct WorkflowFilter {
     #[serde(rename = "type")]
     pub kind: Option<WorkflowType>,
     pub status: Option<WorkflowStatus>,
+    /// Workflows per page, 1 to 1,000 (default 100).
+    #[schemars(range(min = 1, max = 1000))]
+    pub limit: Option<usize>,
+    /// The `nextCursor` of the previous page (empty or absent: the first page).
+    #[schemars(regex(pattern = r"^([0-9]{1,18}\..+)?$"))]
+    pub cursor: Option<String>,
 }
 
 /// The service; cheap to clone.
@@ -239,18 +250,23 @@ impl Workflows {
         Ok(self.engine.signal(id, signal).await?.status)
     }
 
-    /// Workflows, newest first, filtered by worker, type and status.
+    /// One page of workflows, newest first, filtered by worker, type and status.
     pub async fn list(&self, filter: &WorkflowFilter) -> Result<WorkflowList, WorkflowError> {
-        let (kind, status) = (filter.kind, filter.status);
-        let mut all = self.engine.list().await?;
-        all.retain(|w| {
-            filter.worker.as_deref().is_none_or(|x| w.worker == x)
-                && kind.is_none_or(|k| w.kind == k)
-                && status.is_none_or(|s| w.status == s)
-        });
-        all.sort_by(|a, b| b.created_ms.cmp(&a.created_ms).then_with(|| a.id.cmp(&b.id)));
-        let workflows: Vec<WorkflowSummary> = all.iter().map(WorkflowSummary::from).collect();
-        Ok(WorkflowList { total: workflows.len(), workflows })
+        let (limit, after) =
+            listing::checked(filter.limit, filter.cursor.as_deref()).map_err(WorkflowError::BadInput)?;
+        let query = WorkflowQuery {
+            worker: filter.worker.as_deref(),
+            kind: filter.kind,
+            status: filter.status,
+            after: after.as_ref(),
+            limit,
+        };
+        let page = self.engine.listing().await?.page(&query).await?;
+        Ok(WorkflowList {
+            workflows: page.records.iter().map(WorkflowSummary::from).collect(),
+            total: count(page.total),
+            next_cursor: listing::next_cursor(&page.records, page.more, |w| w.created_ms),
+        })
     }
 
     async fn record(&self, id: &str) -> Result<WorkflowRecord, WorkflowError> {
@@ -261,9 +277,15 @@ impl Workflows {
         Ok(WorkflowDetail::from(&self.record(id).await?))
     }
 
-    /// Pending approvals, oldest request first.
-    pub async fn approvals(&self) -> Result<ApprovalList, WorkflowError> {
-        Ok(ApprovalList { approvals: pending_approvals(self.engine.list().await?) })
+    /// One page of the pending approvals, oldest request first.
+    pub async fn approvals(&self, query: &PageQuery) -> Result<ApprovalList, WorkflowError> {
+        let (limit, after) = listing::checked(query.limit, query.cursor.as_deref()).map_err(WorkflowError::BadInput)?;
+        let page = self.engine.listing().await?.pending(after.as_ref(), limit).await?;
+        Ok(ApprovalList {
+            next_cursor: listing::next_cursor(&page.records, page.more, listing::requested_ms),
+            total: count(page.total),
+            approvals: pending_approvals(page.records),
+        })
     }
 
     /// Decides a workflow's pending approval (admin): 404 unknown, 409 nothing pending.
@@ -288,7 +310,7 @@ impl Workflows {
 
     /// Live workflows by worker id.
     async fn live_by_worker(&self) -> Result<BTreeMap<String, Vec<WorkflowRecord>>, WorkflowError> {
-        Ok(live_by_worker(&self.engine.list().await?))
+        Ok(live_by_worker(self.engine.listing().await?.live().await?))
     }
 
     /// Every worker with its derived status.
@@ -308,15 +330,21 @@ impl Workflows {
         Ok(WorkerDetail { worker, team: record.team, workflow_types: record.workflow_types, memory })
     }
 
-    /// Coordinator runs, newest first.
-    pub async fn runs(&self) -> Result<RunList, WorkflowError> {
-        let mut runs = Vec::new();
-        for w in self.engine.list().await?.iter().filter(|w| w.kind == WorkflowType::Coordinator) {
-            runs.push((w.created_ms, RunSummary::from(w)));
-        }
-        runs.sort_by_key(|r| std::cmp::Reverse(r.0));
-        let runs: Vec<RunSummary> = runs.into_iter().map(|(_, r)| r).collect();
-        Ok(RunList { total: runs.len(), runs })
+    /// One page of coordinator runs, newest first.
+    pub async fn runs(&self, query: &PageQuery) -> Result<RunList, WorkflowError> {
+        let (limit, after) = listing::checked(query.limit, query.cursor.as_deref()).map_err(WorkflowError::BadInput)?;
+        let query = WorkflowQuery {
+            kind: Some(WorkflowType::Coordinator),
+            after: after.as_ref(),
+            limit,
+            ..WorkflowQuery::default()
+        };
+        let page = self.engine.listing().await?.page(&query).await?;
+        Ok(RunList {
+            runs: page.records.iter().map(RunSummary::from).collect(),
+            total: count(page.total),
+            next_cursor: listing::next_cursor(&page.records, page.more, |w| w.created_ms),
+        })
     }
 
     /// One coordinator run by run id (`run-<x>`) or workflow id.
@@ -335,9 +363,7 @@ impl Workflows {
     pub async fn counts(&self) -> Result<BTreeMap<(WorkflowType, WorkflowStatus), u64>, WorkflowError> {
         let mut counts: BTreeMap<(WorkflowType, WorkflowStatus), u64> =
             WorkflowType::ALL.iter().flat_map(|k| WorkflowStatus::ALL.iter().map(move |s| ((*k, *s), 0))).collect();
-        for w in self.engine.list().await? {
-            *counts.entry((w.kind, w.status)).or_default() += 1;
-        }
+        counts.extend(self.engine.listing().await?.counts());
         Ok(counts)
     }
 
@@ -368,8 +394,8 @@ impl Workflows {
     /// updated since `since_ms`, newest first.
     pub async fn brain_view(&self, since_ms: i64) -> Result<BrainWorkflows, WorkflowError> {
         use crate::brain::context::{Approval, RecentWorkflow, WorkerLine, WorkflowStatus as Live};
-        let records = self.engine.list().await?;
-        let live = live_by_worker(&records);
+        let listing = self.engine.listing().await?;
+        let live = live_by_worker(listing.live().await?);
         let no_counts = BTreeMap::new();
         let workers = self
             .store
@@ -396,9 +422,9 @@ impl Workflows {
                 current_step: current_step(w),
             })
             .collect();
-        let mut recent: Vec<&WorkflowRecord> = records.iter().filter(|w| w.updated_ms >= since_ms).collect();
-        recent.sort_by(|a, b| b.updated_ms.cmp(&a.updated_ms).then_with(|| a.id.cmp(&b.id)));
-        let recent = recent
+        let recent = listing
+            .changed_since(since_ms, BRAIN_RECENT)
+            .await?
             .into_iter()
             .map(|w| RecentWorkflow {
                 workflow_id: w.id.clone(),
@@ -409,7 +435,7 @@ impl Workflows {
                 updated_at: rfc3339_ms(w.updated_ms),
             })
             .collect();
-        let approvals = pending_approvals(records)
+        let approvals = pending_approvals(listing.pending(None, BRAIN_APPROVALS).await?.records)
             .into_iter()
             .map(|a| Approval {
                 workflow_id: a.workflow_id,
@@ -431,38 +457,37 @@ pub struct BrainWorkflows {
     pub recent: Vec<crate::brain::context::RecentWorkflow>,
 }
 
-/// The pending approvals of `records`, oldest request first.
+/// The approvals `records` wait on, in their order (one decided since it was listed is left out).
 fn pending_approvals(records: Vec<WorkflowRecord>) -> Vec<PendingApproval> {
-    let mut approvals: Vec<(i64, PendingApproval)> = records
+    records
         .into_iter()
         .filter(|w| !w.status.is_terminal())
         .filter_map(|w| {
             let a = w.approval.filter(|a| a.is_pending())?;
-            let view = PendingApproval {
+            Some(PendingApproval {
                 workflow_id: w.id,
                 worker: w.worker,
                 kind: w.kind,
                 step: a.step,
                 summary: a.summary,
                 requested_at: rfc3339_ms(a.requested_ms),
-            };
-            Some((a.requested_ms, view))
+            })
         })
-        .collect();
-    approvals.sort_by_key(|(at, _)| *at);
-    approvals.into_iter().map(|(_, a)| a).collect()
+        .collect()
 }
 
-/// The live workflows of `records` by worker id, oldest first.
-fn live_by_worker(records: &[WorkflowRecord]) -> BTreeMap<String, Vec<WorkflowRecord>> {
+/// `live` (oldest first) by worker id.
+fn live_by_worker(live: Vec<WorkflowRecord>) -> BTreeMap<String, Vec<WorkflowRecord>> {
     let mut by_worker: BTreeMap<String, Vec<WorkflowRecord>> = BTreeMap::new();
-    for w in records.iter().filter(|w| !w.status.is_terminal()) {
-        by_worker.entry(w.worker.clone()).or_default().push(w.clone());
-    }
-    for list in by_worker.values_mut() {
-        list.sort_by_key(|w| w.created_ms);
+    for w in live {
+        by_worker.entry(w.worker.clone()).or_default().push(w);
     }
     by_worker
+}
+
+/// A count as the lists answer it.
+fn count(n: u64) -> usize {
+    usize::try_from(n).unwrap_or(usize::MAX)
 }
 
 fn worker_view(w: &WorkerRecord, live: &[WorkflowRecord], counts: &BTreeMap<String, usize>) -> WorkerView {

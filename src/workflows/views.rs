@@ -71,7 +71,11 @@ pub fn current_step(w: &WorkflowRecord) -> Option<String> {
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct WorkflowList {
     pub workflows: Vec<WorkflowSummary>,
+    /// Every matching workflow, on this page or not.
     pub total: usize,
+    /// The `cursor` of the next page; absent on the last one.
+    #[serde(rename = "nextCursor", skip_serializing_if = "Option::is_none")]
+    pub next_cursor: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, JsonSchema)]
@@ -196,6 +200,11 @@ pub struct PendingApproval {
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct ApprovalList {
     pub approvals: Vec<PendingApproval>,
+    /// Every pending approval, on this page or not.
+    pub total: usize,
+    /// The `cursor` of the next page; absent on the last one.
+    #[serde(rename = "nextCursor", skip_serializing_if = "Option::is_none")]
+    pub next_cursor: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, JsonSchema)]
@@ -255,7 +264,11 @@ pub struct RunSummary {
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct RunList {
     pub runs: Vec<RunSummary>,
+    /// Every coordinator run, on this page or not.
     pub total: usize,
+    /// The `cursor` of the next page; absent on the last one.
+    #[serde(rename = "nextCursor", skip_serializing_if = "Option::is_none")]
+    pub next_cursor: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, JsonSchema)]

@@ -162,6 +162,83 @@ async fn onboarding_waits_for_approval_and_decisions_are_checked() {
     app.stop().await;
 }
 
+/// Every page of `path` at `limit` per page, following `nextCursor`:
+/// the ids under `key` in order, and the `total` each page said.
+async fn all_pages(app: &TestApp, token: &str, path: &str, key: &str, limit: usize) -> (Vec<String>, Vec<u64>) {
+    let (mut ids, mut totals, mut cursor) = (Vec::new(), Vec::new(), None::<String>);
+    loop {
+        let at = cursor.as_deref().map_or(String::new(), |c| format!("&cursor={c}"));
+        let join = if path.contains('?') { '&' } else { '?' };
+        let page = ok(call(app, token, Method::GET, &format!("{path}{join}limit={limit}{at}"), None).await, 200).await;
+        let items = page[key].as_array().expect("items");
+        assert!(items.len() <= limit, "{page}");
+        ids.extend(items.iter().map(|w| w["workflowId"].as_str().expect("id").to_owned()));
+        totals.push(page["total"].as_u64().expect("total"));
+        match page["nextCursor"].as_str() {
+            Some(next) => cursor = Some(next.to_owned()),
+            None => return (ids, totals),
+        }
+    }
+}
+
+#[tokio::test]
+async fn workflow_lists_and_approvals_page_with_cursors() {
+    let app = app().await;
+    let (admin, viewer) = (app.token(Role::Admin).await, app.token(Role::Viewer).await);
+    let mut started = Vec::new();
+    for n in 0..5 {
+        let params = json!({"accountId": format!("acct-page-{n}"), "accountName": "Home Depot", "tier": "standard"});
+        started.push(start(&app, &admin, "onboarding-manager", "client-onboarding", params).await);
+    }
+    for id in &started {
+        wait_for(&app, &admin, id, status_is("waiting")).await;
+    }
+    let whole = ok(call(&app, &viewer, Method::GET, "/api/coordinator/workflows", None).await, 200).await;
+    let newest_first: Vec<&str> =
+        whole["workflows"].as_array().expect("list").iter().filter_map(|w| w["workflowId"].as_str()).collect();
+    assert_eq!((whole["total"].as_u64(), whole.get("nextCursor")), (Some(5), None), "one page holds all: {whole}");
+
+    let (paged, totals) =
+        all_pages(&app, &viewer, "/api/coordinator/workflows?type=client-onboarding", "workflows", 2).await;
+    assert_eq!(paged, newest_first, "two at a time, the same workflows in the same order");
+    assert_eq!(totals, [5, 5, 5]);
+    let filtered = "/api/coordinator/workflows?worker=onboarding-manager&status=waiting";
+    assert_eq!(all_pages(&app, &viewer, filtered, "workflows", 3).await.0, newest_first);
+    let none = ok(call(&app, &viewer, Method::GET, "/api/coordinator/workflows?status=failed", None).await, 200).await;
+    assert_eq!((none["total"].as_u64(), none["workflows"].as_array().map(Vec::len)), (Some(5 - 5), Some(0)));
+
+    let whole = ok(call(&app, &viewer, Method::GET, "/api/coordinator/approvals", None).await, 200).await;
+    let requested: Vec<&str> =
+        whole["approvals"].as_array().expect("list").iter().filter_map(|a| a["requestedAt"].as_str()).collect();
+    assert!(requested.len() == 5 && requested.is_sorted(), "oldest request first: {whole}");
+    let oldest_first: Vec<&str> =
+        whole["approvals"].as_array().expect("list").iter().filter_map(|a| a["workflowId"].as_str()).collect();
+    let (inbox, totals) = all_pages(&app, &viewer, "/api/coordinator/approvals", "approvals", 2).await;
+    assert_eq!(inbox, oldest_first, "page after page, the same approvals in the same order");
+    assert_eq!(totals, [5, 5, 5]);
+    ok(decide(&app, &admin, oldest_first[0], "approve").await, 200).await;
+    let after = ok(call(&app, &viewer, Method::GET, "/api/coordinator/approvals?limit=1", None).await, 200).await;
+    assert_eq!(
+        (after["total"].as_u64(), after["approvals"][0]["workflowId"].as_str()),
+        (Some(4), Some(oldest_first[1]))
+    );
+    let runs = ok(call(&app, &viewer, Method::GET, "/api/coordinator/runs?limit=1", None).await, 200).await;
+    assert_eq!((runs["total"].as_u64(), runs.get("nextCursor")), (Some(0), None), "{runs}");
+
+    for bad in [
+        "/api/coordinator/workflows?limit=0",
+        "/api/coordinator/workflows?limit=1001",
+        "/api/coordinator/workflows?cursor=no-cursor",
+        "/api/coordinator/workflows?page=2",
+        "/api/coordinator/approvals?limit=-1",
+        "/api/coordinator/approvals?cursor=12",
+        "/api/coordinator/runs?limit=x",
+    ] {
+        assert_envelope(call(&app, &viewer, Method::GET, bad, None).await, 400, "bad_request").await;
+    }
+    app.stop().await;
+}
+
 #[tokio::test]
 async fn rejected_content_is_never_published_and_tickets_resolve() {
     let app = app().await;

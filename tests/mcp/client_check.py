@@ -253,6 +253,17 @@ async def workspace_checks(base, viewer, admin):
             # An open deal (a closed one is final): the first in negotiation.
             listed = await s.call_tool("deals_list", {"stage": "negotiation", "limit": 1})
             open_deal = listed.structured_content["deals"][0]["id"]
+            # Cursor paging: three at a time, the whole pipeline once, in id order.
+            seen, cursor = [], None
+            while True:
+                args = {"limit": 3} | ({"cursor": cursor} if cursor else {})
+                page = (await s.call_tool("deals_list", args)).structured_content
+                seen += [d["id"] for d in page["deals"]]
+                cursor = page["page"]["next_cursor"]
+                ok(page["page"]["truncated"] == (cursor is not None), f"truncated iff a next cursor: {page['page']}")
+                if cursor is None:
+                    break
+            ok(seen == sorted(set(seen)) and len(seen) == page["page"]["total"], f"deals_list pages: {seen}")
             res = await s.call_tool("deal_update", {"id": open_deal, "changes": {"nextStep": "Sent by an agent"}})
             ok(res.is_error is not True and res.structured_content["nextStep"] == "Sent by an agent",
                f"admin deal_update: {res.content}")
@@ -297,6 +308,8 @@ BAD_WORKFLOW_CALLS = [
     ("coordinator_run", {"goal": "x", "budget": 3}, "bad_request", "budget"),
     ("coordinator_run_get", {"run_id": "run-000000000000"}, "not_found", "run-000000000000"),
     ("coordinator_runs", {"limit": 101}, "bad_request", "limit"),
+    ("workflows_list", {"cursor": "not-a-cursor"}, "bad_request", "cursor"),
+    ("approvals_list", {"offset": 5}, "bad_request", "offset"),
 ]
 
 

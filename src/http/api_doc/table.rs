@@ -18,6 +18,7 @@ use crate::memory::{HealthReport, SearchResults, Tree};
 use crate::metrics::{ConsumptionView, Latest, PipelineView, TokenView, WorkersView};
 use crate::state::Health;
 use crate::workflows::StartBody;
+use crate::workflows::listing::PageQuery;
 use crate::workflows::service::{DecideRequest, RunRequest, WorkflowFilter};
 use crate::workflows::views::{
     ApprovalList, DecisionReply, RunDetail, RunList, RunStarted, StartReply, WorkerDetail, WorkerList, WorkflowDetail,
@@ -402,9 +403,10 @@ pub static ROUTES: &[Route] = &[
         .success(&[202])
         .json(schema::<RunStarted>)
         .errors(&[503]),
-    Route::new(Get, "/api/coordinator/runs", "coordinatorRuns", "Coordinator runs, newest first")
+    Route::new(Get, "/api/coordinator/runs", "coordinatorRuns", "Coordinator runs, newest first, a page at a time")
         .tag(COORDINATOR)
         .auth(Auth::Session)
+        .query(inline::<PageQuery>)
         .json(schema::<RunList>)
         .errors(&[503]),
     Route::new(Get, "/api/coordinator/runs/{id}", "coordinatorRunGet", "One run: its nine steps, children, synthesis")
@@ -412,12 +414,17 @@ pub static ROUTES: &[Route] = &[
         .auth(Auth::Session)
         .json(schema::<RunDetail>)
         .errors(&[503]),
-    Route::new(Get, "/api/coordinator/workflows", "workflowsList", "Workflows by worker, type and status")
-        .tag(COORDINATOR)
-        .auth(Auth::Session)
-        .query(inline::<WorkflowFilter>)
-        .json(schema::<WorkflowList>)
-        .errors(&[503]),
+    Route::new(
+        Get,
+        "/api/coordinator/workflows",
+        "workflowsList",
+        "Workflows by worker, type and status, a page at a time",
+    )
+    .tag(COORDINATOR)
+    .auth(Auth::Session)
+    .query(inline::<WorkflowFilter>)
+    .json(schema::<WorkflowList>)
+    .errors(&[503]),
     Route::new(
         Get,
         "/api/coordinator/workflows/{workflowId}",
@@ -428,11 +435,17 @@ pub static ROUTES: &[Route] = &[
     .auth(Auth::Session)
     .json(schema::<WorkflowDetail>)
     .errors(&[503]),
-    Route::new(Get, "/api/coordinator/approvals", "approvalsList", "Pending approval gates")
-        .tag(COORDINATOR)
-        .auth(Auth::Session)
-        .json(schema::<ApprovalList>)
-        .errors(&[503]),
+    Route::new(
+        Get,
+        "/api/coordinator/approvals",
+        "approvalsList",
+        "Pending approval gates, oldest first, a page at a time",
+    )
+    .tag(COORDINATOR)
+    .auth(Auth::Session)
+    .query(inline::<PageQuery>)
+    .json(schema::<ApprovalList>)
+    .errors(&[503]),
     Route::new(Post, "/api/coordinator/approvals/{workflowId}", "approvalDecide", "Approve or reject a gate (admin)")
         .tag(COORDINATOR)
         .auth(Auth::Admin)

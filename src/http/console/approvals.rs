@@ -13,8 +13,12 @@ use crate::auth::Principal;
 use crate::domain::Decision;
 use crate::http::error::ApiError;
 use crate::state::AppState;
+use crate::workflows::listing::{MAX_PAGE, PageQuery};
 use crate::workflows::service::DecideRequest;
 use crate::workflows::views::PendingApproval;
+
+/// The inbox shows the oldest requests first, as many as one list page holds.
+const INBOX: PageQuery = PageQuery { limit: Some(MAX_PAGE), cursor: None };
 
 /// A line above the inbox: what the last post did, or what was wrong with it.
 enum Notice {
@@ -119,7 +123,7 @@ async fn decide(state: &AppState, headers: &HeaderMap, body: &str) -> Result<Ans
 
 async fn render(state: &AppState, who: &Principal, notice: Option<Notice>, status: StatusCode) -> Answer {
     let list = match state.workflows() {
-        Ok(workflows) => workflows.approvals().await.map_err(ApiError::from),
+        Ok(workflows) => workflows.approvals(&INBOX).await.map_err(ApiError::from),
         Err(e) => Err(ApiError::from(e)),
     };
     let approvals = match list {

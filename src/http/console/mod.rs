@@ -157,7 +157,8 @@ fn query_of(here: &str) -> BTreeMap<String, String> {
 /// the page still renders).
 async fn pending(state: &AppState) -> Option<usize> {
     let workflows = state.workflows().ok()?;
-    workflows.approvals().await.ok().map(|list| list.approvals.len())
+    let first = crate::workflows::listing::PageQuery { limit: Some(1), cursor: None };
+    workflows.approvals(&first).await.ok().map(|list| list.total)
 }
 
 /// The path and query of a request, for `next`.

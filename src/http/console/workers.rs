@@ -14,9 +14,11 @@ use warp::http::{HeaderMap, StatusCode};
 use super::layout::page;
 use super::{Answer, Page, get_page, pending, query_of, signed_in};
 use crate::auth::Principal;
+use crate::domain::WorkflowStatus;
 use crate::http::error::ApiError;
 use crate::memory::HealthReport;
 use crate::state::AppState;
+use crate::workflows::listing::MAX_PAGE;
 use crate::workflows::service::WorkflowFilter;
 use crate::workflows::views::{WorkerDetail, WorkerView, WorkflowSummary};
 use start::StartForm;
@@ -119,11 +121,19 @@ async fn render(
         Ok(worker) => worker,
         Err(e) => return Answer::error(Some(who), &ApiError::from(e)),
     };
-    let filter = WorkflowFilter { worker: Some(worker.worker.id.clone()), ..WorkflowFilter::default() };
-    let live: Vec<WorkflowSummary> = match workflows.list(&filter).await {
-        Ok(list) => list.workflows.into_iter().filter(|w| !w.status.is_terminal()).collect(),
-        Err(e) => return Answer::error(Some(who), &ApiError::from(e)),
-    };
+    let mut live: Vec<WorkflowSummary> = Vec::new();
+    for status in [WorkflowStatus::Running, WorkflowStatus::Waiting] {
+        let filter = WorkflowFilter {
+            worker: Some(worker.worker.id.clone()),
+            status: Some(status),
+            limit: Some(MAX_PAGE),
+            ..WorkflowFilter::default()
+        };
+        match workflows.list(&filter).await {
+            Ok(list) => live.extend(list.workflows),
+            Err(e) => return Answer::error(Some(who), &ApiError::from(e)),
+        }
+    }
     let health = crate::memory::health(state.store(), &worker.worker.id).await.ok();
     let admin = who.require_admin().is_ok();
     let main = html! {

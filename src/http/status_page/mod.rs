@@ -25,6 +25,7 @@ use crate::jobs::{self, JobStatus};
 use crate::metrics::{self, PipelineView, TokenView};
 use crate::state::AppState;
 use crate::store::{OutboxRecord, RunRecord, RunStatus, Tally};
+use crate::workflows::listing::PageQuery;
 use crate::workflows::service::WorkflowFilter;
 use crate::workflows::views::{PendingApproval, WorkerView, WorkflowSummary};
 use charts::Outcomes;
@@ -82,7 +83,7 @@ async fn engine_snapshot(state: &AppState) -> Result<EngineSnapshot, String> {
     Ok(EngineSnapshot {
         workers: workflows.workers().await.map_err(unreadable)?,
         workflows: workflows.list(&WorkflowFilter::default()).await.map_err(unreadable)?.workflows,
-        approvals: workflows.approvals().await.map_err(unreadable)?.approvals,
+        approvals: workflows.approvals(&PageQuery::default()).await.map_err(unreadable)?.approvals,
     })
 }
 

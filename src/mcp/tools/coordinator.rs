@@ -6,10 +6,11 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use super::{PageInfo, page};
+use super::{CursorArgs, CursorInfo, limit};
 use crate::mcp::error::ToolError;
 use crate::mcp::registry::ToolContext;
 use crate::mcp::registry::{Access, McpTool, Toolset};
+use crate::workflows::listing::PageQuery;
 use crate::workflows::service::RunRequest;
 use crate::workflows::views::{RunDetail, RunStarted, RunSummary};
 
@@ -41,19 +42,11 @@ impl McpTool for CoordinatorRun {
     }
 }
 
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct RunsArgs {
-    /// Page size, 1–100 (default 20).
-    pub limit: Option<u32>,
-    pub offset: Option<u32>,
-}
-
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct RunsPage {
     /// Newest first.
     pub runs: Vec<RunSummary>,
-    pub page: PageInfo,
+    pub page: CursorInfo,
 }
 
 pub struct CoordinatorRuns;
@@ -62,15 +55,17 @@ impl McpTool for CoordinatorRuns {
     const TOOLSET: Toolset = Toolset::Coordinator;
     const DESCRIPTION: &'static str = "Coordinator runs newest first, one page at a time: run id, workflow id, goal, \
         status, current step, started and updated times. Same data as GET /api/coordinator/runs.";
-    type Args = RunsArgs;
+    type Args = CursorArgs;
     type Output = RunsPage;
     fn example() -> Value {
         json!({ "limit": 5 })
     }
-    async fn run(ctx: &ToolContext, a: RunsArgs) -> Result<RunsPage, ToolError> {
-        let all = ctx.state.workflows()?.runs().await?;
-        let (runs, page) = page(all.runs, a.limit, a.offset)?;
-        Ok(RunsPage { runs, page })
+    async fn run(ctx: &ToolContext, a: CursorArgs) -> Result<RunsPage, ToolError> {
+        let limit = limit(a.limit)?;
+        let query = PageQuery { limit: Some(limit), cursor: a.cursor };
+        let list = ctx.state.workflows()?.runs(&query).await?;
+        let page = CursorInfo::new(list.total, limit, list.runs.len(), list.next_cursor);
+        Ok(RunsPage { runs: list.runs, page })
     }
 }
 

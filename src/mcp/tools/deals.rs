@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::directory::NoArgs;
-use super::{PageInfo, page};
+use super::{CursorInfo, limit};
 use crate::companies::card::Card;
 use crate::deals::{self, DealDetail, DealFilter, DealSummary, DealUpdate, PipelineSummary};
 use crate::domain::{CalendarDate, DealType, Stage};
@@ -24,13 +24,14 @@ pub struct DealsListArgs {
     pub rep: Option<String>,
     /// Page size, 1–100 (default 20).
     pub limit: Option<u32>,
-    pub offset: Option<u32>,
+    /// The `next_cursor` of the previous page.
+    pub cursor: Option<String>,
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct DealsPage {
     pub deals: Vec<DealSummary>,
-    pub page: PageInfo,
+    pub page: CursorInfo,
 }
 
 pub struct DealsList;
@@ -45,10 +46,12 @@ impl McpTool for DealsList {
         json!({ "stage": "proposal", "limit": 5 })
     }
     async fn run(ctx: &ToolContext, args: DealsListArgs) -> Result<DealsPage, ToolError> {
+        let limit = limit(args.limit)?;
         let filter = DealFilter { stage: args.stage, deal_type: args.deal_type, rep: args.rep };
-        let all = deals::list(ctx.state.store(), &filter);
-        let (deals, page) = page(all, args.limit, args.offset)?;
-        Ok(DealsPage { deals, page })
+        let found = deals::page(ctx.state.store(), &filter, args.cursor.as_deref(), limit);
+        let total = usize::try_from(found.total).unwrap_or(usize::MAX);
+        let page = CursorInfo::new(total, limit, found.deals.len(), found.next);
+        Ok(DealsPage { deals: found.deals, page })
     }
 }
 

@@ -93,7 +93,9 @@ impl McpTool for DirectoryGuide {
                          Nothing is returned without one, and no contact data is ever returned."
                 .into(),
             paging: "List tools take limit (1-100, default 20) and offset; each list output has page {total, \
-                     offset, limit, returned, truncated, next_offset}."
+                     offset, limit, returned, truncated, next_offset}. The workspace lists that grow without \
+                     bound (deals_list, workflows_list, approvals_list, coordinator_runs) take limit and cursor \
+                     instead; their page is {total, limit, returned, truncated, next_cursor}."
                 .into(),
             files: FILES.iter().map(|(path, what)| FileEntry { path: (*path).into(), what: (*what).into() }).collect(),
             guide_page: "/mcp/guide".into(),

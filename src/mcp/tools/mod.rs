@@ -1,6 +1,7 @@
 //! The tools, one file per group, and `all()`: the registration list. Adding a tool is a type
 //! implementing `McpTool` in its group's file plus one line here. Also the pieces tools share:
-//! paging (limit 1–100, default 20, with `truncated` and `next_offset` in every list output),
+//! paging (limit 1–100, default 20, with `truncated` and `next_offset` in every list output;
+//! the workspace lists, which grow without bound, page by `cursor` and answer `next_cursor`),
 //! the compact company reference, and slug resolution.
 //! All 53 tools of DESIGN.md: 22 company tools and 31 workspace tools in six toolsets.
 
@@ -19,7 +20,7 @@ mod workers;
 use std::sync::Arc;
 
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::error::ToolError;
 use super::registry::ToolContext;
@@ -104,13 +105,47 @@ pub struct PageInfo {
     pub next_offset: Option<usize>,
 }
 
+/// Where a page of a cursor-paged list stands (deals, workflows, approvals, runs).
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct CursorInfo {
+    /// Results in the full list.
+    pub total: usize,
+    pub limit: usize,
+    pub returned: usize,
+    /// True when results exist beyond this page.
+    pub truncated: bool,
+    /// The `cursor` of the next page, when there is one.
+    pub next_cursor: Option<String>,
+}
+
+impl CursorInfo {
+    pub fn new(total: usize, limit: usize, returned: usize, next_cursor: Option<String>) -> Self {
+        CursorInfo { total, limit, returned, truncated: next_cursor.is_some(), next_cursor }
+    }
+}
+
+/// The arguments of a cursor-paged list without filters.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CursorArgs {
+    /// Page size, 1–100 (default 20).
+    pub limit: Option<u32>,
+    /// The `next_cursor` of the previous page.
+    pub cursor: Option<String>,
+}
+
+/// A page size: 1–100, 20 when not given.
+pub fn limit(limit: Option<u32>) -> Result<usize, ToolError> {
+    match limit {
+        None => Ok(DEFAULT_LIMIT),
+        Some(l) if (1..=MAX_LIMIT as u32).contains(&l) => Ok(l as usize),
+        Some(l) => Err(ToolError::bad(format!("limit must be between 1 and {MAX_LIMIT}, got {l}"))),
+    }
+}
+
 /// One page of `items`; `limit` must be 1–100 (default 20).
 pub fn page<T>(items: Vec<T>, limit: Option<u32>, offset: Option<u32>) -> Result<(Vec<T>, PageInfo), ToolError> {
-    let limit = match limit {
-        None => DEFAULT_LIMIT,
-        Some(l) if (1..=MAX_LIMIT as u32).contains(&l) => l as usize,
-        Some(l) => return Err(ToolError::bad(format!("limit must be between 1 and {MAX_LIMIT}, got {l}"))),
-    };
+    let limit = self::limit(limit)?;
     let offset = offset.unwrap_or(0) as usize;
     let total = items.len();
     let rows: Vec<T> = items.into_iter().skip(offset).take(limit).collect();

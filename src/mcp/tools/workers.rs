@@ -9,15 +9,16 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use super::directory::NoArgs;
-use super::{PageInfo, page};
+use super::{CursorArgs, CursorInfo, limit};
 use crate::domain::{Decision, WorkflowStatus, WorkflowType};
 use crate::mcp::error::ToolError;
 use crate::mcp::registry::ToolContext;
 use crate::mcp::registry::{Access, McpTool, Toolset};
 use crate::workflows::catalog::{self, WorkflowTypes};
+use crate::workflows::listing::PageQuery;
 use crate::workflows::service::{DecideRequest, WorkflowFilter};
 use crate::workflows::views::{
-    ApprovalList, DecisionReply, StartReply, WorkerDetail, WorkerList, WorkflowDetail, WorkflowSummary,
+    DecisionReply, PendingApproval, StartReply, WorkerDetail, WorkerList, WorkflowDetail, WorkflowSummary,
 };
 use crate::workflows::{StartRequest, Workflows};
 
@@ -130,14 +131,22 @@ pub struct WorkflowsListArgs {
     pub status: Option<String>,
     /// Page size, 1–100 (default 20).
     pub limit: Option<u32>,
-    pub offset: Option<u32>,
+    /// The `next_cursor` of the previous page.
+    pub cursor: Option<String>,
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct WorkflowsPage {
     /// Newest first.
     pub workflows: Vec<WorkflowSummary>,
-    pub page: PageInfo,
+    pub page: CursorInfo,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ApprovalsPage {
+    /// Oldest request first.
+    pub approvals: Vec<PendingApproval>,
+    pub page: CursorInfo,
 }
 
 pub struct WorkflowsList;
@@ -167,10 +176,11 @@ impl McpTool for WorkflowsList {
             })?),
             None => None,
         };
-        let filter = WorkflowFilter { worker: a.worker, kind, status };
-        let all = service(ctx)?.list(&filter).await?;
-        let (workflows, page) = page(all.workflows, a.limit, a.offset)?;
-        Ok(WorkflowsPage { workflows, page })
+        let limit = limit(a.limit)?;
+        let filter = WorkflowFilter { worker: a.worker, kind, status, limit: Some(limit), cursor: a.cursor };
+        let list = service(ctx)?.list(&filter).await?;
+        let page = CursorInfo::new(list.total, limit, list.workflows.len(), list.next_cursor);
+        Ok(WorkflowsPage { workflows: list.workflows, page })
     }
 }
 
@@ -203,13 +213,16 @@ impl McpTool for ApprovalsList {
     const TOOLSET: Toolset = Toolset::Workers;
     const DESCRIPTION: &'static str = "Approvals waiting for a human, oldest first: workflow, worker, type, gated \
         step, what is to be approved and when it was requested. Decide them with approval_decide.";
-    type Args = NoArgs;
-    type Output = ApprovalList;
+    type Args = CursorArgs;
+    type Output = ApprovalsPage;
     fn example() -> Value {
-        json!({})
+        json!({ "limit": 10 })
     }
-    async fn run(ctx: &ToolContext, _: NoArgs) -> Result<ApprovalList, ToolError> {
-        Ok(service(ctx)?.approvals().await?)
+    async fn run(ctx: &ToolContext, a: CursorArgs) -> Result<ApprovalsPage, ToolError> {
+        let limit = limit(a.limit)?;
+        let list = service(ctx)?.approvals(&PageQuery { limit: Some(limit), cursor: a.cursor }).await?;
+        let page = CursorInfo::new(list.total, limit, list.approvals.len(), list.next_cursor);
+        Ok(ApprovalsPage { approvals: list.approvals, page })
     }
 }
 

@@ -20,6 +20,7 @@ use tokio_util::task::TaskTracker;
 
 use super::activities::Activities;
 use super::engine::{ApprovalSignal, Engine, EngineError, NewWorkflow};
+use super::listing::Listing;
 use crate::config::WorkflowSettings;
 use crate::domain::WorkflowStatus;
 use crate::store::{Store, Wait, WorkflowOutcome, WorkflowRecord, WorkflowWrite};
@@ -203,5 +204,9 @@ impl Engine for DemoEngine {
 
     fn list(&self) -> BoxFuture<'_, Result<Vec<WorkflowRecord>, EngineError>> {
         Box::pin(async move { Ok(self.inner.store.workflows().await?) })
+    }
+
+    fn listing(&self) -> BoxFuture<'_, Result<Listing, EngineError>> {
+        Box::pin(async move { Ok(Listing::Indexed(self.inner.store.clone())) })
     }
 }

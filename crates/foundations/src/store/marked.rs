@@ -96,6 +96,7 @@ impl Store {
     /// Removes what the workflows whose id holds `mark` left (see the module's comment).
     pub async fn remove_marked(&self, mark: &str) -> Result<Removed, StoreError> {
         let (mark, deal_index) = (mark.to_owned(), std::sync::Arc::clone(&self.deal_index));
+        let workflow_index = std::sync::Arc::clone(&self.workflow_index);
         self.blocking(move |db| {
             let txn = db.begin_write()?;
             let deals = remove_simulated_deals(&txn)?;
@@ -107,6 +108,7 @@ impl Store {
                 deals: deals.len(),
             };
             deal_index.commit(txn, |index| deals.iter().for_each(|id| index.remove(id)))?;
+            workflow_index.remove_holding(&mark);
             Ok(removed)
         })
         .await

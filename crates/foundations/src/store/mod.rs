@@ -22,6 +22,7 @@ mod rate_windows;
 mod records;
 mod rollups;
 mod tables;
+mod workflow_index;
 mod workflows;
 mod workspace;
 
@@ -44,6 +45,7 @@ pub use memory_record::{MemoryOutcome, MemoryRecord};
 pub use meta::BootRecord;
 pub use rate_windows::{RateWindowCount, RateWindowsRecord};
 pub use rollups::{JOB_RUNS_KEPT, JobRun, Rollup};
+pub use workflow_index::{IdPage, WorkflowCursor, WorkflowIndex, WorkflowPage, WorkflowQuery};
 pub use workflows::{ApprovalRecord, OutboxRecord, StepRecord, Wait, WorkflowOutcome, WorkflowRecord, WorkflowWrite};
 pub use workspace::{
     AccountRecord, DealRecord, HistoryEntry, RunRecord, RunStatus, Tally, TokenRecord, WorkerRecord, WorkspaceData,
@@ -104,6 +106,8 @@ pub struct Store {
     memory_index: Arc<MemoryIndex>,
     /// The deals' list fields, ids by filter and tallies, kept current by every deal write.
     deal_index: Arc<DealIndex>,
+    /// The workflows' list fields, ids by filter and order, kept current by `workflow_log`.
+    workflow_index: Arc<WorkflowIndex>,
     /// The clock every service stamps its records with (`crate::clock`).
     clock: SharedClock,
 }
@@ -140,6 +144,7 @@ impl Store {
         create_tables(&db)?;
         let memory_index = Arc::new(memory::build_index(&db)?);
         let deal_index = Arc::new(deal_index::build(&db)?);
+        let workflow_index = Arc::new(workflow_index::build(&db)?);
         Ok(Self {
             db: Arc::new(db),
             path: path.to_owned(),
@@ -147,7 +152,8 @@ impl Store {
             memory_log: Arc::new(memory::MemoryLog::new(Arc::clone(&memory_index))),
             memory_index,
             deal_index,
-            workflow_log: Arc::default(),
+            workflow_log: Arc::new(workflows::WorkflowLog::new(Arc::clone(&workflow_index))),
+            workflow_index,
             clock,
         })
     }

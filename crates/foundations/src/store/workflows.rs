@@ -13,6 +13,7 @@ use super::codec::{self, unchanged_records};
 use super::group_commit::GroupCommit;
 use super::records::read_all;
 use super::tables::{OUTBOX, RUNS, WORKFLOWS};
+use super::workflow_index::WorkflowIndex;
 use super::{RunRecord, Store, StoreError};
 use crate::domain::{Decision, StepStatus, WorkflowStatus, WorkflowType};
 
@@ -157,9 +158,15 @@ pub enum WorkflowOutcome {
 
 pub(crate) struct WorkflowLog(Arc<GroupCommit<WorkflowWrite, WorkflowOutcome>>);
 
-impl Default for WorkflowLog {
-    fn default() -> Self {
-        Self(Arc::new(GroupCommit::new(apply_write, Box::new(|_| {}))))
+impl WorkflowLog {
+    /// Every committed record also updates `index`.
+    pub(crate) fn new(index: Arc<WorkflowIndex>) -> Self {
+        let committed = move |out: &WorkflowOutcome| {
+            if let WorkflowOutcome::Written(record) = out {
+                index.upsert(record);
+            }
+        };
+        Self(Arc::new(GroupCommit::new(apply_write, Box::new(committed))))
     }
 }
 
@@ -198,7 +205,7 @@ impl Store {
         self.get_record(WORKFLOWS, id.to_owned()).await
     }
 
-    /// Every workflow, in id order.
+    /// Every workflow, in id order (lists page through `workflow_page` instead).
     pub async fn workflows(&self) -> Result<Vec<WorkflowRecord>, StoreError> {
         self.all_records(WORKFLOWS).await
     }
