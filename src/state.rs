@@ -213,8 +213,8 @@ impl AppState {
     /// The workspace for the Brain's context: the workers, live workflows, what waits for
     /// approval, the workflows of the last day, the deals and the pipeline (each left empty, with
     /// a warning, when it cannot be read: the Brain still answers).
-    pub async fn brain_workspace(&self) -> crate::brain::context::Workspace {
-        use crate::brain::context::{Pipeline, Workspace};
+    pub async fn brain_workspace(&self, question: &str) -> crate::brain::context::Workspace {
+        use crate::brain::context::{Pipeline, RANKED_DEALS, Workspace, named};
         const DAY_MS: i64 = 24 * 60 * 60 * 1000;
         let mut workspace = Workspace::default();
         if let Ok(w) = self.workflows() {
@@ -228,17 +228,16 @@ impl AppState {
                 Err(e) => tracing::warn!(error = %e, "could not read the workflows for the Brain"),
             }
         }
-        match self.store().deals().await {
-            Ok(deals) => {
-                let summary = crate::deals::summary(self.store());
-                let stages = crate::domain::Stage::ALL.map(|stage| (stage, summary.by_stage.get(stage)));
-                workspace.pipeline = Some(Pipeline {
-                    view: crate::metrics::PipelineView::of(&deals),
-                    stages: stages.into_iter().map(|(stage, b)| (stage, b.value, b.count)).collect(),
-                });
-                workspace.deals = deals;
-            }
-            Err(e) => tracing::warn!(error = %e, "could not read the deals for the Brain"),
+        let store = self.store();
+        let summary = crate::deals::summary(store);
+        let stages = crate::domain::Stage::ALL.map(|stage| (stage, summary.by_stage.get(stage)));
+        workspace.pipeline = Some(Pipeline {
+            view: crate::metrics::PipelineView::from_tallies(&store.deal_tallies()),
+            stages: stages.into_iter().map(|(stage, b)| (stage, b.value, b.count)).collect(),
+        });
+        match (store.deals_by_id(named(question, store)).await, store.open_deals_ranked(RANKED_DEALS).await) {
+            (Ok(named), Ok(ranked)) => (workspace.named_deals, workspace.ranked_deals) = (named, ranked),
+            (Err(e), _) | (_, Err(e)) => tracing::warn!(error = %e, "could not read the deals for the Brain"),
         }
         workspace
     }

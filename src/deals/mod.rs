@@ -6,7 +6,6 @@
 mod create;
 mod csv;
 mod import;
-mod rank;
 mod simulated;
 mod update;
 
@@ -14,7 +13,6 @@ use serde::{Deserialize, Serialize};
 
 pub use create::{DealDraft, FieldProblem, NewDeal, create};
 pub use import::{IMPORT_BYTES, IMPORT_ROWS, ImportReport, RowError, export, import};
-pub use rank::open_ranked;
 pub use simulated::{is_simulated, move_simulated, open_simulated};
 pub use update::{DealUpdate, update};
 

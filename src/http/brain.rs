@@ -27,7 +27,7 @@ pub fn routes(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = R
         .and(json_body::<ChatRequest>())
         .and(with_state.clone())
         .and_then(|principal: Principal, request: ChatRequest, state: AppState| async move {
-            let workspace = state.brain_workspace().await;
+            let workspace = state.brain_workspace(&request.message).await;
             let reply =
                 chat::chat(state.store(), state.llm(), state.directory(), &principal, &request.message, &workspace)
                     .await

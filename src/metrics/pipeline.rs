@@ -1,11 +1,13 @@
 //! Pipeline view: total, open and weighted value; deal counts by stage; win rate =
 //! won / (won + lost) by count (null when nothing has closed).
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 use super::{MetricsData, View};
-use crate::domain::Stage;
-use crate::store::DealRecord;
+use crate::domain::{DealType, Stage};
+use crate::store::{DealRecord, DealTally};
 
 /// Deals per stage, every stage present, in pipeline order.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -21,7 +23,7 @@ pub struct StageCounts {
 }
 
 impl StageCounts {
-    fn add(&mut self, stage: Stage) {
+    fn add(&mut self, stage: Stage, n: u64) {
         *match stage {
             Stage::Prospecting => &mut self.prospecting,
             Stage::Qualification => &mut self.qualification,
@@ -29,7 +31,7 @@ impl StageCounts {
             Stage::Negotiation => &mut self.negotiation,
             Stage::ClosedWon => &mut self.closed_won,
             Stage::ClosedLost => &mut self.closed_lost,
-        } += 1;
+        } += n;
     }
 }
 
@@ -59,19 +61,40 @@ impl View for PipelineView {
 }
 
 impl PipelineView {
-    /// The view of `deals` (the rollup's, and the Brain's on each question).
+    /// The view of `deals` (the rollup's).
     pub fn of(deals: &[DealRecord]) -> Self {
-        let open: Vec<_> = deals.iter().filter(|d| !d.stage.is_closed()).collect();
-        let weighted: u64 = open.iter().map(|d| d.value * u64::from(d.probability)).sum::<u64>() / 100;
+        let mut tallies: BTreeMap<(Stage, DealType), DealTally> = BTreeMap::new();
+        for d in deals {
+            let tally = tallies.entry((d.stage, d.deal_type)).or_default();
+            tally.count += 1;
+            tally.value += d.value;
+            tally.weighted += d.value * u64::from(d.probability);
+        }
+        let tallies: Vec<_> = tallies.into_iter().map(|((s, t), tally)| (s, t, tally)).collect();
+        Self::from_tallies(&tallies)
+    }
+
+    /// The view from the deals' tallies per (stage, type) (the Brain's on each question, from
+    /// the deal index: no deal is read).
+    pub fn from_tallies(tallies: &[(Stage, DealType, DealTally)]) -> Self {
         let mut counts = StageCounts::default();
-        deals.iter().for_each(|d| counts.add(d.stage));
+        let (mut total, mut open, mut weighted, mut deal_count) = (0, 0, 0, 0);
+        for (stage, _, tally) in tallies {
+            counts.add(*stage, tally.count);
+            total += tally.value;
+            deal_count += tally.count;
+            if !stage.is_closed() {
+                open += tally.value;
+                weighted += tally.weighted;
+            }
+        }
         let (won, lost) = (counts.closed_won, counts.closed_lost);
         let win_rate = (won + lost > 0).then(|| (won as f64 / (won + lost) as f64 * 10_000.0).round() / 10_000.0);
         PipelineView {
-            total_value: deals.iter().map(|d| d.value).sum(),
-            open_value: open.iter().map(|d| d.value).sum(),
-            weighted_value: weighted,
-            deal_count: deals.len() as u64,
+            total_value: total,
+            open_value: open,
+            weighted_value: weighted / 100,
+            deal_count,
             counts_by_stage: counts,
             won,
             lost,

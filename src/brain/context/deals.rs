@@ -1,21 +1,26 @@
 //! Deals in the Brain's context: the ones the question names (by id, account name or company
-//! slug), then the best open ones (`deals::open_ranked`), and for each a few of its company's
-//! receipted signals with their age. One line per deal:
+//! slug), then the best open ones (the deal index's ranking), and for each a few of its
+//! company's receipted signals with their age. Neither reads every deal: the named ones are
+//! looked for only among the deals the index files under a word of the question, the ranked
+//! ones are the head of its open set. One line per deal:
 //! `- [deal:<id>] <account> · <stage> · $<value> · close <date> · <p>% · rep <rep> · next <step> · company <slug>`;
 //! a signal line names its deal: `- [<legal name>, <form> filed <date>: <url>] deal:<id> · <n> days old · <text>`.
 
 use std::collections::HashSet;
+use std::sync::Arc;
 
 use super::section;
 use super::workspace::bullet;
 use crate::companies::card::Card;
-use crate::domain::{clip, usd};
-use crate::store::DealRecord;
+use crate::domain::{clip, name_words, usd};
+use crate::store::{DealRecord, DealRow, Store};
 
 /// Open deals shown best first.
 pub const RANKED_DEALS: usize = 8;
 /// Deals the question names, at most.
 const NAMED_DEALS: usize = 3;
+/// Deals looked at for a name, at most (the ones filed under the question's words).
+const NAME_CANDIDATES: usize = 10_000;
 /// Signals shown per deal's company.
 const SIGNALS_PER_DEAL: usize = 2;
 const SIGNAL_CHARS: usize = 300;
@@ -39,21 +44,12 @@ const GENERIC: [&str; 16] = [
     "technologies",
 ];
 
-/// Lower case, apostrophes dropped, every other run of non-alphanumerics one space, padded
-/// with a space on each side (so `contains(" x ")` matches whole words).
+/// The name words of `text` (`domain::name_words`: lower case, apostrophes dropped, every other
+/// run of non-alphanumerics a break), one space apart and padded with a space on each side (so
+/// `contains(" x ")` matches whole words).
 pub fn normalize(text: &str) -> String {
-    let mut out = String::from(" ");
-    for c in text.chars().filter(|c| !matches!(c, '\'' | '’')) {
-        if c.is_alphanumeric() {
-            out.extend(c.to_lowercase());
-        } else if !out.ends_with(' ') {
-            out.push(' ');
-        }
-    }
-    if !out.ends_with(' ') {
-        out.push(' ');
-    }
-    out
+    let words = name_words(text);
+    if words.is_empty() { " ".to_owned() } else { format!(" {} ", words.join(" ")) }
 }
 
 /// The words of an account's name without its legal suffixes and state tags.
@@ -66,7 +62,7 @@ fn core_words(account: &str) -> Vec<String> {
 /// generic) and written as a name, capitalised ("How is Focus doing?" names Focus Universal;
 /// "which deals should we focus on?" does not).
 /// `question` is `asked` normalized (once per question, not once per deal).
-fn names(asked: &str, question: &str, deal: &DealRecord) -> bool {
+fn names(asked: &str, question: &str, deal: &DealRow) -> bool {
     let phrase = |words: &[String]| !words.is_empty() && question.contains(&format!(" {} ", words.join(" ")));
     let capitalised = |word: &str| {
         asked
@@ -83,12 +79,14 @@ fn names(asked: &str, question: &str, deal: &DealRecord) -> bool {
         })
 }
 
-/// The deals the context shows: named ones first (any stage), then the best open ones.
-pub fn select<'d>(question: &str, deals: &'d [DealRecord]) -> (Vec<&'d DealRecord>, Vec<&'d DealRecord>) {
+/// The ids of the deals `question` names (any stage, in id order, at most `NAMED_DEALS`), from
+/// the deal index: a deal named by its id, account or slug is filed under a word the question
+/// holds, so only those deals are looked at.
+pub fn named(question: &str, store: &Store) -> Vec<Arc<str>> {
     let normalized = normalize(question);
-    let named: Vec<&DealRecord> = deals.iter().filter(|d| names(question, &normalized, d)).take(NAMED_DEALS).collect();
-    let ranked = crate::deals::open_ranked(deals).into_iter().take(RANKED_DEALS).collect();
-    (named, ranked)
+    let words: Vec<String> = normalized.split_whitespace().map(str::to_owned).collect();
+    let candidates = store.deals_named_by(&words, NAME_CANDIDATES);
+    candidates.into_iter().filter(|d| names(question, &normalized, d)).take(NAMED_DEALS).map(|d| d.id).collect()
 }
 
 fn deal_line(d: &DealRecord) -> String {
@@ -121,13 +119,13 @@ fn age_days(filed: &str, now_ms: i64) -> Option<i64> {
 pub fn deal_lines<'c>(
     out: &mut String,
     citations: &mut Vec<String>,
-    (named, ranked): (Vec<&DealRecord>, Vec<&DealRecord>),
+    (named, ranked): (&[DealRecord], &[DealRecord]),
     card_of: &(dyn Fn(&str) -> Option<&'c Card> + Sync),
     now_ms: i64,
 ) {
     if !named.is_empty() {
         out.push_str(&format!("\n## {}\n", section::NAMED_DEALS));
-        for d in &named {
+        for d in named {
             bullet(out, citations, format!("deal:{}", d.id), &deal_line(d));
         }
     }
@@ -135,15 +133,15 @@ pub fn deal_lines<'c>(
     if ranked.is_empty() {
         out.push_str("(no open deals)\n");
     }
-    for d in &ranked {
+    for d in ranked {
         bullet(out, citations, format!("deal:{}", d.id), &deal_line(d));
     }
     let mut seen = HashSet::new();
     let with_cards: Vec<(&DealRecord, &Card)> = named
         .iter()
-        .chain(&ranked)
+        .chain(ranked)
         .filter(|d| seen.insert(d.id.as_str()))
-        .filter_map(|d| d.company_slug.as_deref().and_then(card_of).map(|c| (*d, c)))
+        .filter_map(|d| d.company_slug.as_deref().and_then(card_of).map(|c| (d, c)))
         .collect();
     if with_cards.is_empty() {
         return;
@@ -175,7 +173,7 @@ mod tests {
 
     #[test]
     fn a_deal_is_named_by_id_account_slug_or_a_distinctive_first_word() {
-        let named = |asked: &str, deal: &DealRecord| names(asked, &normalize(asked), deal);
+        let named = |asked: &str, deal: &DealRecord| names(asked, &normalize(asked), &DealRow::from(deal));
         let griffon = deal("deal-001", "GRIFFON CORP", Some("griffon"));
         let lowes = deal("deal-043", "LOWES COMPANIES INC", Some("lowes"));
         let adp = deal("deal-084", "AUTOMATIC DATA PROCESSING INC", Some("automatic-data-processing"));

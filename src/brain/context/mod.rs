@@ -11,7 +11,7 @@ mod deals;
 pub mod section;
 mod workspace;
 
-pub use deals::{RANKED_DEALS, normalize};
+pub use deals::{RANKED_DEALS, named, normalize};
 pub use workspace::{Approval, Pipeline, RecentWorkflow, WorkerLine, WorkflowStatus, Workspace};
 
 use crate::brain::model::{Speaker, Turn, estimate_tokens};
@@ -124,8 +124,7 @@ pub fn assemble(input: &ContextInput) -> Context {
     if let Some(p) = &w.pipeline {
         workspace::pipeline_lines(&mut system, &mut citations, p);
     }
-    let shown = deals::select(input.question, &w.deals);
-    deals::deal_lines(&mut system, &mut citations, shown, input.card_of, input.now_ms);
+    deals::deal_lines(&mut system, &mut citations, (&w.named_deals, &w.ranked_deals), input.card_of, input.now_ms);
     workspace::worker_lines(&mut system, &mut citations, &w.workers);
     workspace::workflow_lines(&mut system, &mut citations, w);
     workspace::recent_lines(&mut system, &mut citations, input.recent_memory, &w.recent_workflows);
@@ -219,7 +218,8 @@ mod tests {
                 },
                 stages: vec![(crate::domain::Stage::Proposal, 1_200, 1)],
             }),
-            deals: vec![deal],
+            named_deals: vec![],
+            ranked_deals: vec![deal],
             workers: vec![WorkerLine {
                 id: "sdr".into(),
                 name: "Sasha".into(),

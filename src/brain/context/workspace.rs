@@ -23,8 +23,8 @@ pub struct WorkflowStatus {
     pub current_step: Option<String>,
 }
 
-/// The pipeline as the Brain sees it: the rollup's figures (`metrics::PipelineView::of` every
-/// deal) and (stage, value, count) in pipeline order.
+/// The pipeline as the Brain sees it: the rollup's figures (`metrics::PipelineView`, from the
+/// deal index's tallies) and (stage, value, count) in pipeline order.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Pipeline {
     pub view: PipelineView,
@@ -68,8 +68,10 @@ pub struct Workspace {
     pub workflows: Vec<WorkflowStatus>,
     pub approvals: Vec<Approval>,
     pub pipeline: Option<Pipeline>,
-    /// Every deal; the context shows the ones the question names and the best open ones.
-    pub deals: Vec<DealRecord>,
+    /// The deals the question names (`deals::named`), any stage.
+    pub named_deals: Vec<DealRecord>,
+    /// The best open deals (`RANKED_DEALS` of them, best first).
+    pub ranked_deals: Vec<DealRecord>,
     pub workers: Vec<WorkerLine>,
     /// Workflows started or updated in the last day, newest first.
     pub recent_workflows: Vec<RecentWorkflow>,

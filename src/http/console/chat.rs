@@ -94,7 +94,7 @@ pub fn routes(state: AppState) -> Vec<Page> {
 async fn send(state: &AppState, headers: &HeaderMap, body: &str) -> Result<Answer, Answer> {
     let who = writer(state, headers, "/app/chat")?;
     let message = form_fields(body)?.remove("message").unwrap_or_default();
-    let workspace = state.brain_workspace().await;
+    let workspace = state.brain_workspace(&message).await;
     let reply = chat::chat(state.store(), state.llm(), state.directory(), &who, &message, &workspace).await;
     let e = match reply {
         Ok(_) => return Ok(Answer::SeeOther("/app/chat#latest".into())),

@@ -9,6 +9,14 @@ pub fn search_words(text: &str) -> HashSet<String> {
     text.split(|c: char| !c.is_alphanumeric()).filter(|w| w.len() > 2).map(str::to_lowercase).collect()
 }
 
+/// The words a name is matched by: apostrophes dropped ("Lowe's" is `lowes`), every other run
+/// of non-alphanumerics a break, lowercased. The Brain finds the deals a question names by them
+/// (`store::DealIndex`), so one rule serves the index and the match.
+pub fn name_words(text: &str) -> Vec<String> {
+    let kept: String = text.chars().filter(|c| !matches!(c, '\'' | '’')).collect();
+    kept.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect()
+}
+
 /// A rough token count (about four characters per token), for budgets and the demo model.
 pub fn estimate_tokens(text: &str) -> u64 {
     (text.chars().count() as u64).div_ceil(4)
@@ -23,5 +31,11 @@ mod tests {
         let mut got: Vec<String> = search_words("ICP: mid-market banks, v2 of_it").into_iter().collect();
         got.sort();
         assert_eq!(got, ["banks", "icp", "market", "mid"]);
+    }
+
+    #[test]
+    fn name_words_drop_apostrophes_and_break_at_punctuation() {
+        assert_eq!(name_words("LOWE’S Companies, Inc. / deal-043"), ["lowes", "companies", "inc", "deal", "043"]);
+        assert!(name_words(" -- ").is_empty());
     }
 }

@@ -5,10 +5,15 @@
 //! changes in commit order and a write acknowledged is a write listed.
 //!
 //! It holds each deal's list form (`DealRow`, what `GET /api/deals` shows), the ids by stage,
-//! by type and by rep, and a tally (count, summed value) per (stage, type, rep): a page walks
-//! the smallest matching id set from its cursor, and a total or the pipeline summary adds up
-//! tallies, whose number grows with the reps, not with the deals.
+//! by type and by rep, and a tally (count, summed value, summed value × probability) per
+//! (stage, type, rep): a page walks the smallest matching id set from its cursor, and a total,
+//! the pipeline summary or the pipeline view adds up tallies, whose number grows with the reps,
+//! not with the deals. For the Brain it also keeps the open deals best first (later stage,
+//! sooner close, larger value, then id) and the deals by the words a question names them by:
+//! the first word of the account's name, the first word of the company slug, and the last word
+//! of the id (`domain::name_words`) — a question naming a deal by any of those holds that word.
 
+use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Bound;
 use std::sync::{Arc, RwLock, RwLockWriteGuard};
@@ -19,7 +24,7 @@ use super::records::read_all;
 use super::tables::DEALS;
 use super::workspace::DealRecord;
 use super::{Store, StoreError};
-use crate::domain::{DealType, Stage};
+use crate::domain::{DealType, Stage, name_words};
 
 /// The list form of a deal.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -33,7 +38,25 @@ pub struct DealRow {
     pub champion: String,
     pub close_date: String,
     pub probability: u8,
+    pub company_slug: Option<String>,
 }
+
+impl DealRow {
+    /// The words a question names this deal by (see the module's comment).
+    fn name_keys(&self) -> BTreeSet<String> {
+        let first = |text: &str| name_words(text).into_iter().next();
+        let last = name_words(&self.id).pop();
+        [first(&self.account_name), self.company_slug.as_deref().and_then(first), last].into_iter().flatten().collect()
+    }
+
+    /// Its place among the open deals, best first.
+    fn rank(&self) -> OpenRank {
+        (Reverse(self.stage), self.close_date.clone(), Reverse(self.value), Arc::clone(&self.id))
+    }
+}
+
+/// Later stage, sooner close, larger value, then id.
+type OpenRank = (Reverse<Stage>, String, Reverse<u64>, Arc<str>);
 
 impl From<&DealRecord> for DealRow {
     fn from(d: &DealRecord) -> Self {
@@ -47,15 +70,18 @@ impl From<&DealRecord> for DealRow {
             champion: d.champion.clone(),
             close_date: d.close_date.clone(),
             probability: d.probability,
+            company_slug: d.company_slug.clone(),
         }
     }
 }
 
-/// How many deals, and their summed value (US dollars).
+/// How many deals, their summed value (US dollars), and their summed value × probability
+/// (dollar-percent: divided by 100, the weighted value).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct DealTally {
     pub count: u64,
     pub value: u64,
+    pub weighted: u64,
 }
 
 /// Which deals a page shows: every filter optional; `after` is the id the previous page ended on.
@@ -91,6 +117,8 @@ pub(crate) struct Inner {
     by_type: BTreeSet<(DealType, Arc<str>)>,
     by_rep: BTreeSet<(Arc<str>, Arc<str>)>,
     tallies: BTreeMap<(Stage, DealType, Arc<str>), DealTally>,
+    open: BTreeSet<OpenRank>,
+    by_name: BTreeSet<(String, Arc<str>)>,
 }
 
 impl Inner {
@@ -105,6 +133,13 @@ impl Inner {
         let tally = self.tallies.entry((row.stage, row.deal_type, Arc::clone(&row.rep))).or_default();
         tally.count += 1;
         tally.value += row.value;
+        tally.weighted += row.value * u64::from(row.probability);
+        if !row.stage.is_closed() {
+            self.open.insert(row.rank());
+        }
+        for word in row.name_keys() {
+            self.by_name.insert((word, Arc::clone(&id)));
+        }
         self.rows.insert(id, row);
     }
 
@@ -113,10 +148,15 @@ impl Inner {
         self.by_stage.remove(&(row.stage, Arc::clone(&row.id)));
         self.by_type.remove(&(row.deal_type, Arc::clone(&row.id)));
         self.by_rep.remove(&(Arc::clone(&row.rep), Arc::clone(&row.id)));
+        self.open.remove(&row.rank());
+        for word in row.name_keys() {
+            self.by_name.remove(&(word, Arc::clone(&row.id)));
+        }
         let key = (row.stage, row.deal_type, Arc::clone(&row.rep));
         if let Some(tally) = self.tallies.get_mut(&key) {
             tally.count -= 1;
             tally.value -= row.value;
+            tally.weighted -= row.value * u64::from(row.probability);
             if tally.count == 0 {
                 self.tallies.remove(&key);
             }
@@ -183,6 +223,34 @@ impl Store {
     pub fn deal_tallies(&self) -> Vec<(Stage, DealType, DealTally)> {
         self.deal_index.tallies()
     }
+
+    /// The rows of the deals filed under any of `words` (see the module's comment), in id
+    /// order, at most `cap` of them.
+    pub fn deals_named_by(&self, words: &[String], cap: usize) -> Vec<DealRow> {
+        self.deal_index.named_by(words, cap)
+    }
+
+    /// The `limit` best open deals, best first (later stage, sooner close, larger value).
+    pub async fn open_deals_ranked(&self, limit: usize) -> Result<Vec<DealRecord>, StoreError> {
+        self.deals_by_id(self.deal_index.open_ranked(limit)).await
+    }
+
+    /// The deals of `ids`, in that order, read in one transaction (an id removed since it was
+    /// listed is skipped).
+    pub async fn deals_by_id(&self, ids: Vec<Arc<str>>) -> Result<Vec<DealRecord>, StoreError> {
+        self.blocking(move |db| {
+            let txn = db.begin_read()?;
+            let table = txn.open_table(DEALS)?;
+            let mut deals = Vec::with_capacity(ids.len());
+            for id in &ids {
+                if let Some(bytes) = table.get(&**id)? {
+                    deals.push(super::codec::decode(bytes.value())?);
+                }
+            }
+            Ok(deals)
+        })
+        .await
+    }
 }
 
 impl DealIndex {
@@ -239,8 +307,26 @@ impl DealIndex {
             let sum = by_pair.entry((*stage, *deal_type)).or_default();
             sum.count += tally.count;
             sum.value += tally.value;
+            sum.weighted += tally.weighted;
         }
         by_pair.into_iter().map(|((s, t), tally)| (s, t, tally)).collect()
+    }
+
+    /// The rows filed under any of `words`, in id order, at most `cap`.
+    pub fn named_by(&self, words: &[String], cap: usize) -> Vec<DealRow> {
+        let inner = self.read();
+        let mut ids: BTreeSet<&Arc<str>> = BTreeSet::new();
+        for word in words {
+            let from = (word.clone(), Arc::from(""));
+            let filed = inner.by_name.range(from..).take_while(|(w, _)| w == word).map(|(_, id)| id);
+            ids.extend(filed.take(cap));
+        }
+        ids.into_iter().take(cap).filter_map(|id| inner.rows.get(id).cloned()).collect()
+    }
+
+    /// The ids of the `limit` best open deals.
+    pub fn open_ranked(&self, limit: usize) -> Vec<Arc<str>> {
+        self.read().open.iter().take(limit).map(|(_, _, _, id)| Arc::clone(id)).collect()
     }
 }
 
@@ -324,6 +410,40 @@ mod tests {
         let total: u64 = tallies.iter().map(|(_, _, t)| t.value).sum();
         assert_eq!((index.read().rows.len(), total), (4, 15 + 20 + 30 + 40));
         let won_new = tallies.iter().find(|(s, t, _)| *s == Stage::ClosedWon && *t == DealType::NewBusiness);
-        assert_eq!(won_new.map(|(_, _, t)| *t), Some(DealTally { count: 2, value: 55 }));
+        assert_eq!(won_new.map(|(_, _, t)| *t), Some(DealTally { count: 2, value: 55, weighted: 55 * 50 }));
+    }
+
+    #[test]
+    fn open_deals_rank_later_stage_sooner_close_larger_value_and_names_find_deals() {
+        let at = |id: &str, stage, close: &str, value| {
+            let mut d = deal(id, stage, DealType::NewBusiness, "r", value);
+            d.close_date = close.into();
+            d
+        };
+        let ranking = DealIndex::build(&[
+            at("a", Stage::Proposal, "2026-12-01", 10),
+            at("b", Stage::Negotiation, "2027-01-01", 5),
+            at("c", Stage::Negotiation, "2026-12-15", 5),
+            at("d", Stage::Negotiation, "2026-12-15", 9),
+            at("e", Stage::ClosedWon, "2026-11-01", 99),
+            at("f", Stage::Prospecting, "2026-11-30", 99),
+        ]);
+        let ranked = ranking.open_ranked(10);
+        assert_eq!(ranked.iter().map(|id| &**id).collect::<Vec<_>>(), ["d", "c", "b", "a", "f"]);
+        assert_eq!(ranking.open_ranked(2).len(), 2);
+        let index = index();
+        let mut named = deal("deal-084", Stage::Proposal, DealType::Renewal, "ann", 7);
+        named.account_name = "Lowe's Companies Inc".into();
+        named.company_slug = Some("lowes-companies".into());
+        index.lock().upsert(&named);
+        let ids = |words: &[&str]| {
+            let words: Vec<String> = words.iter().map(|w| (*w).to_owned()).collect();
+            index.named_by(&words, 10).into_iter().map(|r| r.id.to_string()).collect::<Vec<_>>()
+        };
+        assert_eq!(ids(&["lowes"]), ["deal-084"]);
+        assert_eq!(ids(&["084", "d3"]), ["d3", "deal-084"], "an id's last word, and the account's first");
+        assert!(ids(&["companies", "deal"]).is_empty(), "only first words of names and last words of ids");
+        index.lock().remove("deal-084");
+        assert!(ids(&["lowes"]).is_empty());
     }
 }
