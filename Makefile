@@ -14,7 +14,7 @@ TEST_BIN := $(BIN_DIR)/debug/gtms
 # dev-only features: CI does this).
 EDGAR ?= $(CARGO_STATIC) run --quiet -p gtms-edgar --
 
-.PHONY: run test test-fast deps dist dist-check bench soak crash lint deny seed seed-check static-check ingest quality fuzz fuzz-smoke refresh
+.PHONY: run test test-fast deps dist dist-check bench bench-scale soak crash lint deny seed seed-check static-check ingest quality fuzz fuzz-smoke refresh
 
 ## Build and start the appliance in demo mode on http://127.0.0.1:3000
 run:
@@ -55,6 +55,10 @@ static-check:
 ## Benchmarks (wrk against the release binary, with yardsticks) -> BENCHMARKS.md
 bench:
 	bench/run.sh
+
+## Reads at 1/10 and full size (100k deals, 1M memory entries, 100k workflows): the Scale section of BENCHMARKS.md (not in CI)
+bench-scale:
+	bench/scale.sh
 
 ## Soak: SOAK_SECS (default 600) of mixed load on the release binary; 0 errors, RSS growth < 10 %
 ## after the warm-up; figures into BENCHMARKS.md (its soak section)

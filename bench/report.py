@@ -2,8 +2,8 @@
 
 Rows come in pairs or groups; a ratio is reported for every row against the row named in
 RATIOS (subject -> yardstick), so each figure is compared with a yardstick of the same run.
-An optional fourth argument names the previous BENCHMARKS.md: its soak section (written by
-`make soak`, between the soak markers) is kept.
+An optional fourth argument names the previous BENCHMARKS.md: its scale and soak sections
+(written by `make bench-scale` and `make soak`, between their markers) are kept.
 """
 import os
 import platform
@@ -40,9 +40,11 @@ def machine_line():
     return f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores ({cpu}){mem}"
 
 
-def soak_section(previous):
-    """The `make soak` section of the previous BENCHMARKS.md, markers included, or ""."""
-    begin, end = "<!-- soak:begin -->", "<!-- soak:end -->"
+def kept_section(previous, name):
+    """The section another target wrote into the previous BENCHMARKS.md between its markers
+    (`<!-- soak:begin -->` … `<!-- soak:end -->`: `make soak`; `scale`: `make bench-scale`),
+    markers included, or ""."""
+    begin, end = f"<!-- {name}:begin -->", f"<!-- {name}:end -->"
     try:
         with open(previous) as f:
             text = f.read()
@@ -86,9 +88,10 @@ def main():
     if extra and os.path.exists(extra):
         with open(extra) as f:
             out.append(f.read())
-    soak = soak_section(previous) if previous else ""
-    if soak:
-        out.append(soak)
+    for name in ("scale", "soak"):
+        kept = kept_section(previous, name) if previous else ""
+        if kept:
+            out.append(kept)
     print("\n".join(out))
 
 

@@ -18,7 +18,7 @@ use serde::Deserialize;
 
 use crate::domain::{WorkflowStatus, WorkflowType};
 use crate::store::{
-    IdPage, Store, StoreError, WorkflowCursor, WorkflowIndex, WorkflowPage, WorkflowQuery, WorkflowRecord,
+    IdPage, LiveRow, Store, StoreError, WorkflowCursor, WorkflowIndex, WorkflowPage, WorkflowQuery, WorkflowRecord,
 };
 
 /// Items per page unless `limit` says otherwise, and the most it may say.
@@ -102,11 +102,19 @@ impl Listing {
         }
     }
 
-    /// Every workflow not ended yet, oldest start first.
-    pub async fn live(&self) -> Result<Vec<WorkflowRecord>, StoreError> {
+    /// Every workflow not ended yet, oldest start first (no record is read).
+    pub fn live(&self) -> Vec<LiveRow> {
         match self {
-            Listing::Indexed(store) => store.live_workflows().await,
-            Listing::Snapshot { records, index } => Ok(Self::pick(records, &index.live())),
+            Listing::Indexed(store) => store.live_workflows(),
+            Listing::Snapshot { index, .. } => index.live(),
+        }
+    }
+
+    /// The records of `ids`, in that order (an id gone since it was listed is skipped).
+    pub async fn records(&self, ids: Vec<Arc<str>>) -> Result<Vec<WorkflowRecord>, StoreError> {
+        match self {
+            Listing::Indexed(store) => store.workflows_by_id(ids).await,
+            Listing::Snapshot { records, .. } => Ok(Self::pick(records, &ids)),
         }
     }
 

@@ -12,7 +12,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use super::engine::{ApprovalSignal, Engine, EngineError, NewWorkflow};
-use super::listing::{self, PageQuery};
+use super::listing::{self, Listing, PageQuery};
 use super::params::{CoordinatorParams, MAX_PARAM_CHARS, WorkflowParams};
 use super::views::{
     ApprovalList, COORDINATOR_PREFIX, DecisionReply, PendingApproval, RUN_PREFIX, RunDetail, RunList, RunStarted,
@@ -22,10 +22,12 @@ use crate::auth::AdminProof;
 use crate::domain::{Decision, WorkflowStatus, WorkflowType, rfc3339_ms};
 use crate::error::{ErrorKind, ServiceError};
 use crate::notify::Notifications;
-use crate::store::{Store, StoreError, WorkerRecord, WorkflowQuery, WorkflowRecord};
+use crate::store::{LiveRow, Store, StoreError, WorkerRecord, WorkflowQuery, WorkflowRecord};
 
 /// Workflows changed in the last day and pending approvals the Brain sees, at most.
 const BRAIN_RECENT: usize = 50;
+/// Live workflows the Brain sees (the oldest first), at most.
+const BRAIN_ACTIVE: usize = 50;
 const BRAIN_APPROVALS: usize = 50;
 
 /// Longest coordinator goal, in characters.
@@ -308,24 +310,19 @@ impl Workflows {
         Ok(DecisionReply { workflow_id: record.id, decision: request.decision, status: record.status })
     }
 
-    /// Live workflows by worker id.
-    async fn live_by_worker(&self) -> Result<BTreeMap<String, Vec<WorkflowRecord>>, WorkflowError> {
-        Ok(live_by_worker(self.engine.listing().await?.live().await?))
-    }
-
     /// Every worker with its derived status.
     pub async fn workers(&self) -> Result<Vec<WorkerView>, WorkflowError> {
-        let live = self.live_by_worker().await?;
+        let live = LiveWork::read(&self.engine.listing().await?).await?;
         let counts = crate::memory::worker_entry_counts(&self.store);
         let workers = self.store.workers().await?;
-        Ok(workers.iter().map(|w| worker_view(w, live.get(&w.id).map_or(&[][..], Vec::as_slice), &counts)).collect())
+        Ok(workers.iter().map(|w| worker_view(w, &live, &counts)).collect())
     }
 
     pub async fn worker(&self, id: &str) -> Result<WorkerDetail, WorkflowError> {
         let record = self.worker_record(id).await?;
-        let live = self.live_by_worker().await?;
+        let live = LiveWork::read(&self.engine.listing().await?).await?;
         let counts = crate::memory::worker_entry_counts(&self.store);
-        let worker = worker_view(&record, live.get(id).map_or(&[][..], Vec::as_slice), &counts);
+        let worker = worker_view(&record, &live, &counts);
         let memory = crate::memory::worker_memory(&self.store, id).await?;
         Ok(WorkerDetail { worker, team: record.team, workflow_types: record.workflow_types, memory })
     }
@@ -395,14 +392,14 @@ impl Workflows {
     pub async fn brain_view(&self, since_ms: i64) -> Result<BrainWorkflows, WorkflowError> {
         use crate::brain::context::{Approval, RecentWorkflow, WorkerLine, WorkflowStatus as Live};
         let listing = self.engine.listing().await?;
-        let live = live_by_worker(listing.live().await?);
+        let live = LiveWork::read(&listing).await?;
         let no_counts = BTreeMap::new();
         let workers = self
             .store
             .workers()
             .await?
             .iter()
-            .map(|w| worker_view(w, live.get(&w.id).map_or(&[][..], Vec::as_slice), &no_counts))
+            .map(|w| worker_view(w, &live, &no_counts))
             .map(|v| WorkerLine {
                 id: v.id,
                 name: v.name,
@@ -411,15 +408,18 @@ impl Workflows {
                 current_task: v.current_task,
             })
             .collect();
-        let active = live
-            .values()
-            .flatten()
+        let oldest: Vec<Arc<str>> = listing.live().into_iter().take(BRAIN_ACTIVE).map(|r| r.id).collect();
+        let active = listing
+            .records(oldest)
+            .await?
+            .into_iter()
+            .filter(|w| !w.status.is_terminal())
             .map(|w| Live {
                 workflow_id: w.id.clone(),
                 workflow_type: w.kind.as_str().to_owned(),
                 worker: w.worker.clone(),
                 status: w.status.as_str().to_owned(),
-                current_step: current_step(w),
+                current_step: current_step(&w),
             })
             .collect();
         let recent = listing
@@ -476,13 +476,28 @@ fn pending_approvals(records: Vec<WorkflowRecord>) -> Vec<PendingApproval> {
         .collect()
 }
 
-/// `live` (oldest first) by worker id.
-fn live_by_worker(live: Vec<WorkflowRecord>) -> BTreeMap<String, Vec<WorkflowRecord>> {
-    let mut by_worker: BTreeMap<String, Vec<WorkflowRecord>> = BTreeMap::new();
-    for w in live {
-        by_worker.entry(w.worker.clone()).or_default().push(w);
+/// What the worker views show of the live workflows: each worker's (ids and statuses from the
+/// index, oldest first), and the record of the one its view describes — the first running,
+/// else the first waiting — so a view reads at most one workflow per worker, however many wait.
+struct LiveWork {
+    rows: BTreeMap<String, Vec<LiveRow>>,
+    current: BTreeMap<String, WorkflowRecord>,
+}
+
+impl LiveWork {
+    async fn read(listing: &Listing) -> Result<Self, WorkflowError> {
+        let mut rows: BTreeMap<String, Vec<LiveRow>> = BTreeMap::new();
+        for row in listing.live() {
+            rows.entry(row.worker.to_string()).or_default().push(row);
+        }
+        let described = |live: &[LiveRow]| {
+            let first = |status| live.iter().find(|r| r.status == status);
+            first(WorkflowStatus::Running).or_else(|| first(WorkflowStatus::Waiting)).map(|r| Arc::clone(&r.id))
+        };
+        let ids: Vec<Arc<str>> = rows.values().filter_map(|live| described(live)).collect();
+        let current = listing.records(ids).await?.into_iter().map(|w| (w.worker.clone(), w)).collect();
+        Ok(LiveWork { rows, current })
     }
-    by_worker
 }
 
 /// A count as the lists answer it.
@@ -490,17 +505,18 @@ fn count(n: u64) -> usize {
     usize::try_from(n).unwrap_or(usize::MAX)
 }
 
-fn worker_view(w: &WorkerRecord, live: &[WorkflowRecord], counts: &BTreeMap<String, usize>) -> WorkerView {
-    let running = live.iter().find(|x| x.status == WorkflowStatus::Running);
-    let waiting = live.iter().find(|x| x.status == WorkflowStatus::Waiting);
-    let (status, current_task) = match (running, waiting) {
-        (Some(r), _) => ("running", format!("{} {}: {}", r.kind, r.id, current_step(r).unwrap_or_default())),
-        (None, Some(x)) => {
+fn worker_view(w: &WorkerRecord, live: &LiveWork, counts: &BTreeMap<String, usize>) -> WorkerView {
+    let (status, current_task) = match live.current.get(&w.id) {
+        Some(r) if r.status == WorkflowStatus::Running => {
+            ("running", format!("{} {}: {}", r.kind, r.id, current_step(r).unwrap_or_default()))
+        }
+        Some(x) if x.status == WorkflowStatus::Waiting => {
             let summary = x.approval.as_ref().map(|a| a.summary.clone()).unwrap_or_default();
             ("waiting", format!("{} {}: awaiting approval — {summary}", x.kind, x.id))
         }
-        (None, None) => ("stopped", "idle".to_owned()),
+        _ => ("stopped", "idle".to_owned()),
     };
+    let active = live.rows.get(&w.id).map_or(&[][..], Vec::as_slice);
     WorkerView {
         id: w.id.clone(),
         name: w.name.clone(),
@@ -508,6 +524,6 @@ fn worker_view(w: &WorkerRecord, live: &[WorkflowRecord], counts: &BTreeMap<Stri
         status: status.into(),
         current_task,
         memory_entries: counts.get(&w.id).copied().unwrap_or(0),
-        active_workflows: live.iter().map(|x| x.id.clone()).collect(),
+        active_workflows: active.iter().map(|x| x.id.to_string()).collect(),
     }
 }

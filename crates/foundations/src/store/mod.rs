@@ -45,7 +45,7 @@ pub use memory_record::{MemoryOutcome, MemoryRecord};
 pub use meta::BootRecord;
 pub use rate_windows::{RateWindowCount, RateWindowsRecord};
 pub use rollups::{JOB_RUNS_KEPT, JobRun, Rollup};
-pub use workflow_index::{IdPage, WorkflowCursor, WorkflowIndex, WorkflowPage, WorkflowQuery};
+pub use workflow_index::{IdPage, LiveRow, WorkflowCursor, WorkflowIndex, WorkflowPage, WorkflowQuery};
 pub use workflows::{ApprovalRecord, OutboxRecord, StepRecord, Wait, WorkflowOutcome, WorkflowRecord, WorkflowWrite};
 pub use workspace::{
     AccountRecord, DealRecord, HistoryEntry, RunRecord, RunStatus, Tally, TokenRecord, WorkerRecord, WorkspaceData,

@@ -87,6 +87,15 @@ pub struct WorkflowPage {
     pub more: bool,
 }
 
+/// A workflow not ended yet, as the index knows it (the worker views need no more to tell a
+/// worker's status and which workflow to describe).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LiveRow {
+    pub id: Arc<str>,
+    pub worker: Arc<str>,
+    pub status: WorkflowStatus,
+}
+
 /// A workflow's place in an order that puts the newest first, ties by id.
 type Newest = (Reverse<i64>, Arc<str>);
 
@@ -273,15 +282,19 @@ impl WorkflowIndex {
     }
 
     /// Every workflow not ended yet, oldest start first.
-    pub fn live(&self) -> Vec<Arc<str>> {
+    pub fn live(&self) -> Vec<LiveRow> {
         let inner = self.read();
-        let mut live: Vec<(i64, Arc<str>)> = [WorkflowStatus::Running, WorkflowStatus::Waiting]
+        let mut live: Vec<(i64, LiveRow)> = [WorkflowStatus::Running, WorkflowStatus::Waiting]
             .into_iter()
             .flat_map(|s| keyed_after(&inner.by_status, s, None))
-            .filter_map(|id| inner.rows.get(id).map(|r| (r.created_ms, Arc::clone(id))))
+            .filter_map(|id| {
+                let row = inner.rows.get(id)?;
+                let live = LiveRow { id: Arc::clone(id), worker: Arc::clone(&row.worker), status: row.status };
+                Some((row.created_ms, live))
+            })
             .collect();
-        live.sort();
-        live.into_iter().map(|(_, id)| id).collect()
+        live.sort_by(|a, b| (a.0, &a.1.id).cmp(&(b.0, &b.1.id)));
+        live.into_iter().map(|(_, row)| row).collect()
     }
 
     /// The workflows changed at or after `since_ms`, last change first, at most `limit`.
@@ -318,9 +331,9 @@ impl Store {
         Ok(WorkflowPage { records: self.workflows_by_id(ids).await?, total, more })
     }
 
-    /// Every workflow not ended yet, oldest start first.
-    pub async fn live_workflows(&self) -> Result<Vec<WorkflowRecord>, StoreError> {
-        self.workflows_by_id(self.workflow_index.live()).await
+    /// Every workflow not ended yet, oldest start first, from the index (no record is read).
+    pub fn live_workflows(&self) -> Vec<LiveRow> {
+        self.workflow_index.live()
     }
 
     /// At most `limit` workflows changed at or after `since_ms`, last change first.
@@ -339,7 +352,7 @@ impl Store {
 
     /// The records of `ids`, in that order, read in one transaction (an id removed since it was
     /// listed is skipped).
-    async fn workflows_by_id(&self, ids: Vec<Arc<str>>) -> Result<Vec<WorkflowRecord>, StoreError> {
+    pub async fn workflows_by_id(&self, ids: Vec<Arc<str>>) -> Result<Vec<WorkflowRecord>, StoreError> {
         self.blocking(move |db| {
             let txn = db.begin_read()?;
             let table = txn.open_table(WORKFLOWS)?;
@@ -429,12 +442,14 @@ mod tests {
     fn a_transition_moves_a_workflow_between_sets_and_counts() {
         let index = index();
         assert_eq!(ids(&index.pending(None, 10)), ["w3"]);
-        assert_eq!(index.live().iter().map(|id| &**id).collect::<Vec<_>>(), ["w2", "w3"]);
+        let live =
+            |index: &WorkflowIndex| index.live().into_iter().map(|r| (r.id.to_string(), r.status)).collect::<Vec<_>>();
+        assert_eq!(live(&index), [("w2".into(), WorkflowStatus::Running), ("w3".into(), WorkflowStatus::Waiting)]);
         let mut decided = workflow("w3", "ann", WorkflowType::ClientOnboarding, WorkflowStatus::Completed, 30);
         decided.updated_ms = 99;
         index.upsert(&decided);
         assert_eq!(index.pending(None, 10).total, 0);
-        assert_eq!(index.live().iter().map(|id| &**id).collect::<Vec<_>>(), ["w2"]);
+        assert_eq!(live(&index), [("w2".into(), WorkflowStatus::Running)]);
         assert_eq!(index.changed_since(50, 10).iter().map(|id| &**id).collect::<Vec<_>>(), ["w3"]);
         let counts = index.counts();
         assert_eq!(counts.get(&(WorkflowType::ClientOnboarding, WorkflowStatus::Completed)), Some(&3));
