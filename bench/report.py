@@ -16,7 +16,7 @@ RATIOS = {
     "gtms {slug}.json (gzip)": "nginx {slug}.json (gzip)",
     "gtms index.json (gzip)": "nginx index.json (gzip)",
     "gtms /v1/enrich (many tickers)": "gtms {slug}.json (identity)",
-    "gtms MCP tools/call company_get (1 session)": "gtms card /company/data/apple.json",
+    "gtms MCP tools/call company_get (8 sessions)": "gtms card /company/data/apple.json",
 }
 
 

@@ -61,23 +61,45 @@ const ACCOUNTS: [&str; 12] = [
     "Alpine Ski House Inc",
 ];
 
-/// A small deterministic generator (xorshift64*).
-struct Rng(u64);
+/// Words in the generated text: `WORDS` are the most frequent, then `term<rank>`, drawn with
+/// Zipf's law (exponent 1), as words of real notes are.
+const VOCABULARY: usize = 5_000;
+
+/// A small deterministic generator (xorshift64*), drawing words by their Zipf weight.
+struct Rng(u64, Vec<f64>);
 
 impl Rng {
     fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+        let Rng(state, _) = self;
+        *state ^= *state >> 12;
+        *state ^= *state << 25;
+        *state ^= *state >> 27;
+        state.wrapping_mul(0x2545_F491_4F6C_DD1D)
     }
 
     fn below(&mut self, n: usize) -> usize {
         (self.next() % n as u64) as usize
     }
 
+    fn new(seed: u64) -> Self {
+        let mut cdf: Vec<f64> = (1..=VOCABULARY).map(|r| 1.0 / r as f64).collect();
+        let total: f64 = cdf.iter().sum();
+        let mut sum = 0.0;
+        for w in cdf.iter_mut() {
+            sum += *w / total;
+            *w = sum;
+        }
+        Rng(seed, cdf)
+    }
+
+    fn word(&mut self) -> String {
+        let u = (self.next() >> 11) as f64 / (1u64 << 53) as f64;
+        let rank = self.1.partition_point(|c| *c < u).min(VOCABULARY - 1);
+        WORDS.get(rank).map_or_else(|| format!("term{rank}"), |w| (*w).to_owned())
+    }
+
     fn words(&mut self, n: usize) -> String {
-        (0..n).map(|_| WORDS[self.below(WORDS.len())]).collect::<Vec<_>>().join(" ")
+        (0..n).map(|_| self.word()).collect::<Vec<_>>().join(" ")
     }
 }
 
@@ -112,7 +134,7 @@ fn memory(n: usize, workers: &[WorkerRecord], rng: &mut Rng, now_ms: i64) -> Mem
         key: format!("note.{n:07}"),
         value: format!("{} (entry {n})", rng.words(24)),
         pinned: None,
-        tags: Some(vec![WORDS[rng.below(WORDS.len())].to_owned()]),
+        tags: Some(vec![rng.word()]),
         if_version: Some(0),
         author: "bulk:scale".into(),
         now_ms,
@@ -194,13 +216,13 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let now_ms = store.now_ms();
 
     let start = Instant::now();
-    let mut rng = Rng(0x5EED_0027);
+    let mut rng = Rng::new(0x5EED_0027);
     let generated: Vec<DealRecord> = (0..deals).map(|n| deal(n, &mut rng)).collect();
     store.plan_deals(true, move |_| Ok::<_, ()>((generated, ()))).await?.map_err(|()| "deal plan")?;
     println!("load deals s\t{:.1}", start.elapsed().as_secs_f64());
 
     let (workers, store) = (Arc::new(workers), Arc::new(store));
-    let rng = std::sync::Mutex::new(Rng(0x5EED_0028));
+    let rng = std::sync::Mutex::new(Rng::new(0x5EED_0028));
     let take = |f: &dyn Fn(&mut Rng) -> MemoryWrite| f(&mut rng.lock().unwrap_or_else(|p| p.into_inner()));
     let secs = load(
         memories,
@@ -213,7 +235,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     .await?;
     println!("load memory s\t{secs:.1}");
 
-    let rng = std::sync::Mutex::new(Rng(0x5EED_0029));
+    let rng = std::sync::Mutex::new(Rng::new(0x5EED_0029));
     let secs = load(
         workflows,
         |n| workflow(n, &workers, &mut rng.lock().unwrap_or_else(|p| p.into_inner()), now_ms),

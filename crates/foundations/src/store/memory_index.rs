@@ -8,7 +8,7 @@
 //! tree answers counts per scope and pages within one without reading an entry (issue 27).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
-use std::sync::RwLock;
+use std::sync::{Arc, RwLock};
 
 use super::memory_record::{MemoryOutcome, MemoryRecord};
 use crate::domain::search_words;
@@ -41,21 +41,24 @@ pub struct ScopeTotals {
     pub tokens: u64,
 }
 
-/// One scope: its totals and its entries' ids by key.
+/// One scope: its totals, its entries' ids by key, and by (pinned, updated_at, id), so the
+/// pinned and newest come last.
 #[derive(Default)]
 struct ScopeKeys {
     totals: ScopeTotals,
-    keys: BTreeMap<String, u32>,
+    keys: BTreeMap<Arc<str>, u32>,
+    by_time: BTreeSet<(bool, i64, u32)>,
 }
 
 impl ScopeKeys {
-    fn count(&mut self, e: &IndexedEntry, sign: i64) {
+    fn count(&mut self, e: &Slot, sign: i64) {
         let t = &mut self.totals;
         let step = |n: usize, by: usize| if sign > 0 { n + by } else { n.saturating_sub(by) };
         t.entries = step(t.entries, 1);
         t.pinned = step(t.pinned, usize::from(e.pinned));
-        t.bytes = step(t.bytes, e.value_bytes);
-        t.tokens = if sign > 0 { t.tokens + e.tokens } else { t.tokens.saturating_sub(e.tokens) };
+        t.bytes = step(t.bytes, e.value_bytes as usize);
+        let tokens = u64::from(e.tokens);
+        t.tokens = if sign > 0 { t.tokens + tokens } else { t.tokens.saturating_sub(tokens) };
     }
 }
 
@@ -83,108 +86,178 @@ const COMMON_SHARE: usize = 20;
 const MAX_MISSES: usize = 32;
 const COMMON_FLOOR: usize = 1_000;
 
+/// What the index keeps of one live entry: its address (the scope shared by every entry of it,
+/// the key shared with the scope's key order), its figures, and the ids of its words.
+struct Slot {
+    scope: Arc<str>,
+    key: Arc<str>,
+    version: u64,
+    pinned: bool,
+    updated_at: i64,
+    value_chars: u32,
+    value_bytes: u32,
+    tokens: u32,
+    words: Box<[u32]>,
+}
+
+impl Slot {
+    fn entry(&self) -> IndexedEntry {
+        IndexedEntry {
+            scope: self.scope.to_string(),
+            key: self.key.to_string(),
+            version: self.version,
+            pinned: self.pinned,
+            updated_at: self.updated_at,
+            value_chars: self.value_chars as usize,
+            value_bytes: self.value_bytes as usize,
+            tokens: u64::from(self.tokens),
+        }
+    }
+}
+
+/// The index. Entries have dense ids (`entries`, reused through `free`); a word has an id
+/// (`words`) and a posting list of entry ids in increasing order (`postings`), so a search
+/// merges sorted lists instead of hashing every hit. Per entry this is about 300 bytes plus
+/// 4 per word (issue 27: a million entries in a few hundred MB, not gigabytes).
 #[derive(Default)]
 struct Inner {
-    ids: HashMap<String, u32>,
-    entries: Vec<Option<(IndexedEntry, Box<[String]>)>>,
+    live: usize,
+    entries: Vec<Option<Slot>>,
     free: Vec<u32>,
-    postings: HashMap<String, HashSet<u32>>,
-    /// Per scope: (pinned, updated_at, id), so the pinned and newest come last.
-    by_scope: HashMap<String, BTreeSet<(bool, i64, u32)>>,
-    /// Per scope, in scope order: totals and ids by key.
-    scopes: BTreeMap<String, ScopeKeys>,
+    words: HashMap<Box<str>, u32>,
+    postings: Vec<Vec<u32>>,
+    /// Per scope, in scope order.
+    scopes: BTreeMap<Arc<str>, ScopeKeys>,
 }
 
 #[derive(Default)]
 pub struct MemoryIndex(RwLock<Inner>);
 
-fn live_key(scope: &str, key: &str) -> String {
-    format!("{scope}/{key}")
+/// The words an entry is found by: its key, value and tags.
+fn entry_words(r: &MemoryRecord) -> HashSet<String> {
+    search_words(&format!("{} {} {}", r.key, r.value, r.tags.join(" ")))
 }
 
-/// The words an entry is found by: its key, value and tags.
-fn entry_words(r: &MemoryRecord) -> Box<[String]> {
-    let text = format!("{} {} {}", r.key, r.value, r.tags.join(" "));
-    search_words(&text).into_iter().collect()
+/// Clamps a count into the index's 32-bit figures.
+fn small(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
 }
 
 impl Inner {
-    fn remove(&mut self, live: &str) {
-        let Some(id) = self.ids.remove(live) else { return };
-        let Some((entry, words)) = self.entries.get_mut(id as usize).and_then(Option::take) else { return };
-        for w in words.iter() {
-            if let Some(set) = self.postings.get_mut(w) {
-                set.remove(&id);
-                if set.is_empty() {
-                    self.postings.remove(w);
-                }
+    fn id_of(&self, scope: &str, key: &str) -> Option<u32> {
+        self.scopes.get(scope)?.keys.get(key).copied()
+    }
+
+    fn remove(&mut self, scope: &str, key: &str) {
+        let Some(id) = self.id_of(scope, key) else { return };
+        let Some(slot) = self.entries.get_mut(id as usize).and_then(Option::take) else { return };
+        for w in slot.words.iter() {
+            if let Some(list) = self.postings.get_mut(*w as usize)
+                && let Ok(at) = list.binary_search(&id)
+            {
+                list.remove(at);
             }
         }
-        if let Some(set) = self.by_scope.get_mut(&entry.scope) {
-            set.remove(&(entry.pinned, entry.updated_at, id));
-        }
-        if let Some(scope) = self.scopes.get_mut(&entry.scope) {
-            scope.keys.remove(&entry.key);
-            scope.count(&entry, -1);
-            if scope.keys.is_empty() {
-                self.scopes.remove(&entry.scope);
+        if let Some(keys) = self.scopes.get_mut(scope) {
+            keys.keys.remove(key);
+            keys.by_time.remove(&(slot.pinned, slot.updated_at, id));
+            keys.count(&slot, -1);
+            if keys.keys.is_empty() {
+                self.scopes.remove(scope);
             }
         }
         self.free.push(id);
+        self.live -= 1;
+    }
+
+    fn word_id(&mut self, word: String) -> u32 {
+        if let Some(id) = self.words.get(word.as_str()) {
+            return *id;
+        }
+        let id = small(self.postings.len());
+        self.postings.push(Vec::new());
+        self.words.insert(word.into_boxed_str(), id);
+        id
     }
 
     fn insert(&mut self, r: &MemoryRecord) {
-        let live = live_key(&r.scope, &r.key);
-        self.remove(&live);
-        let id = self.free.pop().unwrap_or(self.entries.len() as u32);
-        let words = entry_words(r);
-        for w in words.iter() {
-            self.postings.entry(w.clone()).or_default().insert(id);
+        self.remove(&r.scope, &r.key);
+        let id = self.free.pop().unwrap_or(small(self.entries.len()));
+        let mut words: Vec<u32> = entry_words(r).into_iter().map(|w| self.word_id(w)).collect();
+        words.sort_unstable();
+        for w in &words {
+            let list = &mut self.postings[*w as usize];
+            if let Err(at) = list.binary_search(&id) {
+                list.insert(at, id);
+            }
         }
-        self.by_scope.entry(r.scope.clone()).or_default().insert((r.pinned, r.updated_at, id));
-        let entry = IndexedEntry {
-            scope: r.scope.clone(),
-            key: r.key.clone(),
+        let scope_name = match self.scopes.get_key_value(r.scope.as_str()) {
+            Some((name, _)) => Arc::clone(name),
+            None => Arc::from(r.scope.as_str()),
+        };
+        let slot = Slot {
+            scope: Arc::clone(&scope_name),
+            key: Arc::from(r.key.as_str()),
             version: r.version,
             pinned: r.pinned,
             updated_at: r.updated_at,
-            value_chars: r.value.chars().count(),
-            value_bytes: r.value.len(),
-            tokens: r.tokens(),
+            value_chars: small(r.value.chars().count()),
+            value_bytes: small(r.value.len()),
+            tokens: u32::try_from(r.tokens()).unwrap_or(u32::MAX),
+            words: words.into_boxed_slice(),
         };
-        let scope = self.scopes.entry(r.scope.clone()).or_default();
-        scope.totals.scope.clone_from(&r.scope);
-        scope.keys.insert(r.key.clone(), id);
-        scope.count(&entry, 1);
+        let keys = self.scopes.entry(scope_name).or_default();
+        keys.totals.scope.clone_from(&r.scope);
+        keys.keys.insert(Arc::clone(&slot.key), id);
+        keys.by_time.insert((slot.pinned, slot.updated_at, id));
+        keys.count(&slot, 1);
         match self.entries.get_mut(id as usize) {
-            Some(slot) => *slot = Some((entry, words)),
-            None => self.entries.push(Some((entry, words))),
+            Some(place) => *place = Some(slot),
+            None => self.entries.push(Some(slot)),
         }
-        self.ids.insert(live, id);
+        self.live += 1;
     }
 
-    fn entry(&self, id: u32) -> Option<&IndexedEntry> {
-        self.entries.get(id as usize).and_then(Option::as_ref).map(|(e, _)| e)
+    fn slot(&self, id: u32) -> Option<&Slot> {
+        self.entries.get(id as usize).and_then(Option::as_ref)
     }
 
-    /// Entry ids with how many of `asked` they contain (at least one), in `filter`. With
-    /// `distinctive`, words found in more than one entry in twenty (of at least 1,000) are
-    /// ignored: they tell nothing apart and would make a question cost a scan.
+    /// Entry ids with how many of `asked` they contain (at least one), in `filter`, in id
+    /// order: the words' posting lists merged. With `distinctive`, words found in more than one
+    /// entry in twenty (of at least 1,000) are ignored: they tell nothing apart and would make
+    /// a question cost a scan.
     fn scored(&self, asked: &HashSet<String>, filter: ScopeFilter, distinctive: bool) -> Vec<(usize, u32)> {
-        let common = (self.ids.len() / COMMON_SHARE).max(COMMON_FLOOR);
-        let mut scores: HashMap<u32, usize> = HashMap::new();
-        for w in asked {
-            let postings = self.postings.get(w).filter(|p| !distinctive || p.len() <= common);
-            for id in postings.into_iter().flatten() {
-                *scores.entry(*id).or_default() += 1;
+        let common = (self.live / COMMON_SHARE).max(COMMON_FLOOR);
+        let lists: Vec<&[u32]> = asked
+            .iter()
+            .filter_map(|w| self.words.get(w.as_str()))
+            .filter_map(|w| self.postings.get(*w as usize))
+            .filter(|list| !list.is_empty() && (!distinctive || list.len() <= common))
+            .map(Vec::as_slice)
+            .collect();
+        let mut at = vec![0usize; lists.len()];
+        let mut scored = Vec::new();
+        loop {
+            let next = lists.iter().zip(&at).filter_map(|(list, i)| list.get(*i)).min().copied();
+            let Some(id) = next else { break };
+            let mut score = 0;
+            for (list, i) in lists.iter().zip(at.iter_mut()) {
+                if list.get(*i) == Some(&id) {
+                    score += 1;
+                    *i += 1;
+                }
+            }
+            if self.slot(id).is_some_and(|e| filter.admits(&e.scope)) {
+                scored.push((score, id));
             }
         }
-        scores
-            .into_iter()
-            .filter(|(id, _)| self.entry(*id).is_some_and(|e| filter.admits(&e.scope)))
-            .map(|(id, score)| (score, id))
-            .collect()
+        scored
     }
+}
+
+/// Hits ordered best first: most words matched, then most recently updated, then key.
+fn better(a: &(usize, &Slot), b: &(usize, &Slot)) -> std::cmp::Ordering {
+    b.0.cmp(&a.0).then(b.1.updated_at.cmp(&a.1.updated_at)).then_with(|| a.1.key.cmp(&b.1.key))
 }
 
 impl MemoryIndex {
@@ -207,7 +280,7 @@ impl MemoryIndex {
             MemoryOutcome::Written { record, .. } => inner.insert(record),
             MemoryOutcome::Folded { summary, folded } => {
                 for key in folded {
-                    inner.remove(&live_key(&summary.scope, key));
+                    inner.remove(&summary.scope, key);
                 }
                 inner.insert(summary);
             }
@@ -217,7 +290,7 @@ impl MemoryIndex {
 
     /// Live entries indexed.
     pub fn len(&self) -> usize {
-        self.read().ids.len()
+        self.read().live
     }
 
     pub fn is_empty(&self) -> bool {
@@ -254,14 +327,21 @@ impl MemoryIndex {
         distinctive: bool,
     ) -> (usize, Vec<(usize, IndexedEntry)>) {
         let inner = self.read();
-        let mut hits: Vec<(usize, &IndexedEntry)> = inner
+        let mut hits: Vec<(usize, &Slot)> = inner
             .scored(asked, filter, distinctive)
             .into_iter()
-            .filter_map(|(s, id)| Some((s, inner.entry(id)?)))
+            .filter_map(|(s, id)| Some((s, inner.slot(id)?)))
             .collect();
         let total = hits.len();
-        hits.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.updated_at.cmp(&a.1.updated_at)).then(a.1.key.cmp(&b.1.key)));
-        (total, hits.into_iter().take(limit).map(|(s, e)| (s, e.clone())).collect())
+        if limit == 0 {
+            return (total, Vec::new());
+        }
+        if hits.len() > limit {
+            hits.select_nth_unstable_by(limit - 1, better);
+            hits.truncate(limit);
+        }
+        hits.sort_by(better);
+        (total, hits.into_iter().map(|(s, e)| (s, e.entry())).collect())
     }
 
     /// Every scope's totals, in scope-name order.
@@ -285,7 +365,7 @@ impl MemoryIndex {
         };
         let mut walk = keys.keys.range::<str, _>((lower, std::ops::Bound::Unbounded));
         let page: Vec<IndexedEntry> =
-            walk.by_ref().take(limit).filter_map(|(_, id)| inner.entry(*id).cloned()).collect();
+            walk.by_ref().take(limit).filter_map(|(_, id)| inner.slot(*id).map(Slot::entry)).collect();
         (page, walk.next().is_some())
     }
 
@@ -294,15 +374,15 @@ impl MemoryIndex {
     /// the answer, not the size of memory.
     pub fn updated_since(&self, since_ms: i64, limit: usize, admits: impl Fn(&str) -> bool) -> Vec<IndexedEntry> {
         let inner = self.read();
-        let mut hits: Vec<&IndexedEntry> = Vec::new();
-        for (_, set) in inner.by_scope.iter().filter(|(scope, _)| admits(scope)) {
+        let mut hits: Vec<&Slot> = Vec::new();
+        for (_, keys) in inner.scopes.iter().filter(|(scope, _)| admits(scope)) {
             for pinned in [false, true] {
-                let newest = set.range((pinned, since_ms, 0)..=(pinned, i64::MAX, u32::MAX)).rev().take(limit);
-                hits.extend(newest.filter_map(|(_, _, id)| inner.entry(*id)));
+                let newest = keys.by_time.range((pinned, since_ms, 0)..=(pinned, i64::MAX, u32::MAX)).rev().take(limit);
+                hits.extend(newest.filter_map(|(_, _, id)| inner.slot(*id)));
             }
         }
         hits.sort_by(|a, b| b.updated_at.cmp(&a.updated_at).then_with(|| (&a.scope, &a.key).cmp(&(&b.scope, &b.key))));
-        hits.into_iter().take(limit).cloned().collect()
+        hits.into_iter().take(limit).map(Slot::entry).collect()
     }
 
     /// Entries of one scope for a context of at most `budget` (in the caller's cost units):
@@ -318,7 +398,7 @@ impl MemoryIndex {
         cost: impl Fn(&IndexedEntry) -> u64,
     ) -> Vec<IndexedEntry> {
         let inner = self.read();
-        let Some(in_scope) = inner.by_scope.get(scope) else { return Vec::new() };
+        let Some(in_scope) = inner.scopes.get(scope).map(|keys| &keys.by_time) else { return Vec::new() };
         let pinned = in_scope.iter().rev().take_while(|(p, _, _)| *p).map(|(_, _, id)| *id);
         let mut relevant = inner.scored(asked, ScopeFilter::Exact(scope), true);
         relevant.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)));
@@ -328,12 +408,12 @@ impl MemoryIndex {
             if used >= budget || misses >= MAX_MISSES {
                 break;
             }
-            let Some(entry) = inner.entry(id).filter(|_| seen.insert(id)) else { continue };
-            let c = cost(entry);
+            let Some(entry) = inner.slot(id).filter(|_| seen.insert(id)).map(Slot::entry) else { continue };
+            let c = cost(&entry);
             if used + c <= budget {
                 used += c;
                 misses = 0;
-                picked.push(entry.clone());
+                picked.push(entry);
             } else {
                 misses += 1;
             }
@@ -428,6 +508,34 @@ mod tests {
         index.apply(&MemoryOutcome::Written { record: record("org", "b", "longer value", false, 5), created: false });
         assert_eq!(index.totals_of("org").map(|t| (t.entries, t.bytes)), Some((2, 24)));
         assert_eq!(index.scope_keys("team:none", None, 5), (Vec::new(), false));
+    }
+
+    #[test]
+    fn searches_merge_sorted_postings_and_reused_ids_keep_them_sorted() {
+        let value = |i: i64| if i % 3 == 0 { "alpha beta" } else { "alpha" };
+        let index = MemoryIndex::build((0..30).map(|i| record("org", &format!("k{i:02}"), value(i), false, i)));
+        let both = search_words("alpha beta");
+        assert_eq!(index.search(&both, ScopeFilter::Any, 100).0, 30);
+        let (_, hits) = index.search(&both, ScopeFilter::Any, 3);
+        let best: Vec<(usize, &str)> = hits.iter().map(|(s, e)| (*s, e.key.as_str())).collect();
+        assert_eq!(best, [(2, "k27"), (2, "k24"), (2, "k21")], "both words first, then the newest");
+        // Fold away ten entries (their ids are freed), then write ten more into the freed ids.
+        let folded: Vec<String> = (0..10).map(|i| format!("k{i:02}")).collect();
+        index.apply(&MemoryOutcome::Folded { summary: record("org", "sum", "gamma", false, 99), folded });
+        for i in 0..10 {
+            let r = record("org", &format!("n{i}"), "beta gamma", false, 100 + i);
+            index.apply(&MemoryOutcome::Written { record: r, created: true });
+        }
+        assert_eq!(index.len(), 30 - 10 + 1 + 10);
+        assert_eq!(index.search(&search_words("alpha"), ScopeFilter::Any, 100).0, 20);
+        assert_eq!(index.search(&search_words("gamma"), ScopeFilter::Any, 100).0, 11);
+        let (total, hits) = index.search(&search_words("beta gamma"), ScopeFilter::Any, 2);
+        assert_eq!(
+            (total, hits.iter().map(|(s, e)| (*s, e.key.as_str())).collect::<Vec<_>>()),
+            (17, vec![(2, "n9"), (2, "n8")])
+        );
+        let inner = index.read();
+        assert!(inner.postings.iter().all(|list| list.is_sorted()), "every posting list stays sorted");
     }
 
     #[test]
