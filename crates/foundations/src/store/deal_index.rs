@@ -238,18 +238,7 @@ impl Store {
     /// The deals of `ids`, in that order, read in one transaction (an id removed since it was
     /// listed is skipped).
     pub async fn deals_by_id(&self, ids: Vec<Arc<str>>) -> Result<Vec<DealRecord>, StoreError> {
-        self.blocking(move |db| {
-            let txn = db.begin_read()?;
-            let table = txn.open_table(DEALS)?;
-            let mut deals = Vec::with_capacity(ids.len());
-            for id in &ids {
-                if let Some(bytes) = table.get(&**id)? {
-                    deals.push(super::codec::decode(bytes.value())?);
-                }
-            }
-            Ok(deals)
-        })
-        .await
+        self.records_at(DEALS, ids).await
     }
 }
 

@@ -152,7 +152,7 @@ impl Store {
             memory_log: Arc::new(memory::MemoryLog::new(Arc::clone(&memory_index))),
             memory_index,
             deal_index,
-            workflow_log: Arc::new(workflows::WorkflowLog::new(Arc::clone(&workflow_index))),
+            workflow_log: Arc::new(workflows::WorkflowLog::new(WorkflowIndex::on_commit(Arc::clone(&workflow_index)))),
             workflow_index,
             clock,
         })

@@ -2,6 +2,8 @@
 //! put, get, list, and read-modify-write in one transaction. Entity files use these and add
 //! only what is particular to them.
 
+use std::sync::Arc;
+
 use redb::{ReadTransaction, ReadableDatabase, ReadableTable, TableDefinition};
 
 use super::codec::{self, Record};
@@ -35,6 +37,26 @@ impl Store {
                 Some(v) => Some(codec::decode(v.value())?),
                 None => None,
             })
+        })
+        .await
+    }
+
+    /// The records at `keys`, in that order, read in one transaction (a key gone since it was
+    /// listed is skipped): a page of an index read from the file.
+    pub(crate) async fn records_at<T>(&self, table: RecordTable, keys: Vec<Arc<str>>) -> Result<Vec<T>, StoreError>
+    where
+        T: Record + Send + 'static,
+    {
+        self.blocking(move |db| {
+            let txn = db.begin_read()?;
+            let table = txn.open_table(table)?;
+            let mut records = Vec::with_capacity(keys.len());
+            for key in &keys {
+                if let Some(bytes) = table.get(&**key)? {
+                    records.push(codec::decode(bytes.value())?);
+                }
+            }
+            Ok(records)
         })
         .await
     }

@@ -18,10 +18,11 @@ use std::sync::{Arc, RwLock, RwLockReadGuard};
 
 use redb::ReadableDatabase;
 
+use super::group_commit::Committed;
 use super::records::fold_all;
 use super::tables::WORKFLOWS;
-use super::workflows::WorkflowRecord;
-use super::{Store, StoreError, codec};
+use super::workflows::{WorkflowOutcome, WorkflowRecord};
+use super::{Store, StoreError};
 use crate::domain::{WorkflowStatus, WorkflowType};
 
 /// Where a page of workflows ends: the time its last workflow is ordered by (its start in the
@@ -228,6 +229,16 @@ pub(crate) fn build(db: &redb::Database) -> Result<WorkflowIndex, StoreError> {
 }
 
 impl WorkflowIndex {
+    /// What the workflow group commit hands each committed outcome: a written record updates
+    /// `index`.
+    pub(crate) fn on_commit(index: Arc<WorkflowIndex>) -> Committed<WorkflowOutcome> {
+        Box::new(move |out| {
+            if let WorkflowOutcome::Written(record) = out {
+                index.upsert(record);
+            }
+        })
+    }
+
     /// An index over `records` (an engine's listing).
     pub fn build(records: &[WorkflowRecord]) -> Self {
         let index = WorkflowIndex::default();
@@ -353,18 +364,7 @@ impl Store {
     /// The records of `ids`, in that order, read in one transaction (an id removed since it was
     /// listed is skipped).
     pub async fn workflows_by_id(&self, ids: Vec<Arc<str>>) -> Result<Vec<WorkflowRecord>, StoreError> {
-        self.blocking(move |db| {
-            let txn = db.begin_read()?;
-            let table = txn.open_table(WORKFLOWS)?;
-            let mut records = Vec::with_capacity(ids.len());
-            for id in &ids {
-                if let Some(bytes) = table.get(&**id)? {
-                    records.push(codec::decode(bytes.value())?);
-                }
-            }
-            Ok(records)
-        })
-        .await
+        self.records_at(WORKFLOWS, ids).await
     }
 }
 

@@ -10,10 +10,9 @@ use redb::{ReadableDatabase, ReadableTable, WriteTransaction};
 use serde::{Deserialize, Serialize};
 
 use super::codec::{self, unchanged_records};
-use super::group_commit::GroupCommit;
+use super::group_commit::{Committed, GroupCommit};
 use super::records::read_all;
 use super::tables::{OUTBOX, RUNS, WORKFLOWS};
-use super::workflow_index::WorkflowIndex;
 use super::{RunRecord, Store, StoreError};
 use crate::domain::{Decision, StepStatus, WorkflowStatus, WorkflowType};
 
@@ -159,14 +158,10 @@ pub enum WorkflowOutcome {
 pub(crate) struct WorkflowLog(Arc<GroupCommit<WorkflowWrite, WorkflowOutcome>>);
 
 impl WorkflowLog {
-    /// Every committed record also updates `index`.
-    pub(crate) fn new(index: Arc<WorkflowIndex>) -> Self {
-        let committed = move |out: &WorkflowOutcome| {
-            if let WorkflowOutcome::Written(record) = out {
-                index.upsert(record);
-            }
-        };
-        Self(Arc::new(GroupCommit::new(apply_write, Box::new(committed))))
+    /// Every committed outcome is also handed to `committed` (the workflow index) before its
+    /// writer is answered.
+    pub(crate) fn new(committed: Committed<WorkflowOutcome>) -> Self {
+        Self(Arc::new(GroupCommit::new(apply_write, committed)))
     }
 }
 
