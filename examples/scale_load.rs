@@ -4,6 +4,7 @@
 //! in a hundred parked at an approval) — through the store's own write paths (the deal plan of
 //! the CSV import, the memory and workflow group commits, 256 writers at a time), so every
 //! index is kept as a server would keep it. Then it times the metric rollup job over it.
+//! Memory entries are written one second apart (the last one now), so they order by time.
 //! Deterministic for a size. Prints one `name<TAB>value` line per figure.
 //!
 //! Usage: scale_load FILE DEALS MEMORY WORKFLOWS
@@ -226,7 +227,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let take = |f: &dyn Fn(&mut Rng) -> MemoryWrite| f(&mut rng.lock().unwrap_or_else(|p| p.into_inner()));
     let secs = load(
         memories,
-        |n| take(&|r| memory(n, &workers, r, now_ms)),
+        |n| take(&|r| memory(n, &workers, r, now_ms - (memories - n) as i64 * 1_000)),
         |w| {
             let store = Arc::clone(&store);
             async move { store.write_memory(w).await.map(|_| ()).map_err(|e| e.to_string()) }

@@ -226,7 +226,7 @@ impl Inner {
     /// order: the words' posting lists merged. With `distinctive`, words found in more than one
     /// entry in twenty (of at least 1,000) are ignored: they tell nothing apart and would make
     /// a question cost a scan.
-    fn scored(&self, asked: &HashSet<String>, filter: ScopeFilter, distinctive: bool) -> Vec<(usize, u32)> {
+    fn scored(&self, asked: &HashSet<String>, filter: ScopeFilter, distinctive: bool) -> Vec<Hit> {
         let common = (self.live / COMMON_SHARE).max(COMMON_FLOOR);
         let lists: Vec<&[u32]> = asked
             .iter()
@@ -247,17 +247,32 @@ impl Inner {
                     *i += 1;
                 }
             }
-            if self.slot(id).is_some_and(|e| filter.admits(&e.scope)) {
-                scored.push((score, id));
+            if let Some(e) = self.slot(id).filter(|e| filter.admits(&e.scope)) {
+                scored.push(Hit { score, updated_at: e.updated_at, id });
             }
         }
         scored
     }
 }
 
-/// Hits ordered best first: most words matched, then most recently updated, then key.
-fn better(a: &(usize, &Slot), b: &(usize, &Slot)) -> std::cmp::Ordering {
-    b.0.cmp(&a.0).then(b.1.updated_at.cmp(&a.1.updated_at)).then_with(|| a.1.key.cmp(&b.1.key))
+/// An entry a search found: how many of the asked words it holds, and what orders it, kept
+/// beside its id so ordering a million hits never reads their entries.
+#[derive(Debug, Clone, Copy)]
+struct Hit {
+    score: u32,
+    updated_at: i64,
+    id: u32,
+}
+
+/// Hits ordered best first: most words matched, then most recently updated, then key (read
+/// only for a tie).
+fn better(inner: &Inner) -> impl Fn(&Hit, &Hit) -> std::cmp::Ordering + '_ {
+    |a, b| {
+        b.score.cmp(&a.score).then(b.updated_at.cmp(&a.updated_at)).then_with(|| {
+            let key = |h: &Hit| inner.slot(h.id).map(|e| &*e.key);
+            key(a).cmp(&key(b))
+        })
+    }
 }
 
 impl MemoryIndex {
@@ -327,21 +342,18 @@ impl MemoryIndex {
         distinctive: bool,
     ) -> (usize, Vec<(usize, IndexedEntry)>) {
         let inner = self.read();
-        let mut hits: Vec<(usize, &Slot)> = inner
-            .scored(asked, filter, distinctive)
-            .into_iter()
-            .filter_map(|(s, id)| Some((s, inner.slot(id)?)))
-            .collect();
+        let mut hits = inner.scored(asked, filter, distinctive);
         let total = hits.len();
         if limit == 0 {
             return (total, Vec::new());
         }
         if hits.len() > limit {
-            hits.select_nth_unstable_by(limit - 1, better);
+            hits.select_nth_unstable_by(limit - 1, better(&inner));
             hits.truncate(limit);
         }
-        hits.sort_by(better);
-        (total, hits.into_iter().map(|(s, e)| (s, e.entry())).collect())
+        hits.sort_by(better(&inner));
+        let found = hits.iter().filter_map(|h| Some((h.score as usize, inner.slot(h.id)?.entry())));
+        (total, found.collect())
     }
 
     /// Every scope's totals, in scope-name order.
@@ -401,10 +413,10 @@ impl MemoryIndex {
         let Some(in_scope) = inner.scopes.get(scope).map(|keys| &keys.by_time) else { return Vec::new() };
         let pinned = in_scope.iter().rev().take_while(|(p, _, _)| *p).map(|(_, _, id)| *id);
         let mut relevant = inner.scored(asked, ScopeFilter::Exact(scope), true);
-        relevant.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)));
+        relevant.sort_by(|a, b| b.score.cmp(&a.score).then(b.id.cmp(&a.id)));
         let newest = in_scope.iter().rev().map(|(_, _, id)| *id);
         let (mut picked, mut seen, mut used, mut misses) = (Vec::new(), HashSet::new(), 0u64, 0);
-        for id in pinned.chain(relevant.into_iter().map(|(_, id)| id)).chain(newest) {
+        for id in pinned.chain(relevant.into_iter().map(|h| h.id)).chain(newest) {
             if used >= budget || misses >= MAX_MISSES {
                 break;
             }
