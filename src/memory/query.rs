@@ -131,9 +131,12 @@ pub struct SearchHit {
 pub struct SearchResults {
     pub query: String,
     pub scope: Option<String>,
-    /// Best first (score, then most recently updated); at most 50.
+    /// Best first (score, then most recently written); at most 50.
     pub results: Vec<SearchHit>,
+    /// Entries matching: exact when `totalExact`, otherwise at least this many (counting stops
+    /// after 50,000 postings, so a word in most of memory does not cost a scan).
     pub total: usize,
+    pub total_exact: bool,
 }
 
 /// Entries containing words of `q` (words of three letters or more, case-insensitive),
@@ -155,7 +158,7 @@ pub async fn search(store: &Store, q: &str, scope: Option<&str>) -> Result<Searc
     let records = store.memory_entries(hits.into_iter().map(|(_, e)| (e.scope, e.key)).collect()).await?;
     let found = records.iter().zip(scores).filter_map(|(r, score)| Some((r.as_ref()?, score)));
     let results = found.map(|(r, score)| SearchHit { entry: r.into(), score }).collect();
-    Ok(SearchResults { query: q.to_owned(), scope: scope_name, results, total })
+    Ok(SearchResults { query: q.to_owned(), scope: scope_name, results, total: total.count, total_exact: total.exact })
 }
 
 #[derive(Debug, Clone, Serialize, JsonSchema)]

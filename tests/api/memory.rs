@@ -134,6 +134,7 @@ async fn tree_search_and_health_win_over_the_scope_key_routes() {
     assert_eq!(hits["results"][0]["score"], 2);
     let scoped = ok_json(get(&app, &admin, "/api/memory/search?q=banks&scope=worker%3Asdr").await, 200).await;
     assert_eq!((scoped["total"].as_u64(), scoped["results"][0]["key"].as_str()), (Some(1), Some("notes")));
+    assert_eq!(scoped["totalExact"], true, "{scoped}");
     let health = ok_json(get(&app, &admin, "/api/memory/health/sdr").await, 200).await;
     for field in [
         "workerId",

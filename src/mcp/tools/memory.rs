@@ -120,8 +120,9 @@ pub struct MemorySearch;
 impl McpTool for MemorySearch {
     const NAME: &'static str = "memory_search";
     const TOOLSET: Toolset = Toolset::Memory;
-    const DESCRIPTION: &'static str = "Find memory entries by words (in key, value or tags), best match first, \
-        optionally in one scope. Same as GET /api/memory/search.";
+    const DESCRIPTION: &'static str = "Find memory entries by words (in key, value or tags), best match first \
+        (most words, then most recently written; at most 50), optionally in one scope, with `total` \
+        matching (at least that many when `totalExact` is false). Same as GET /api/memory/search.";
     type Args = SearchArgs;
     type Output = SearchResults;
     fn example() -> Value {

@@ -11,6 +11,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::{Arc, RwLock};
 
 use super::memory_record::{MemoryOutcome, MemoryRecord};
+use super::postings::{self, Hit, Total};
 use crate::domain::search_words;
 
 /// What the index knows of one live entry.
@@ -85,6 +86,8 @@ const COMMON_SHARE: usize = 20;
 /// Entries in a row that did not fit the budget before a pick stops looking.
 const MAX_MISSES: usize = 32;
 const COMMON_FLOOR: usize = 1_000;
+/// Holes (removed entries' ids) past a quarter of the live entries and this many renumber.
+const COMPACT_FLOOR: usize = 1_024;
 
 /// What the index keeps of one live entry: its address (the scope shared by every entry of it,
 /// the key shared with the scope's key order), its figures, and the ids of its words.
@@ -115,15 +118,17 @@ impl Slot {
     }
 }
 
-/// The index. Entries have dense ids (`entries`, reused through `free`); a word has an id
-/// (`words`) and a posting list of entry ids in increasing order (`postings`), so a search
-/// merges sorted lists instead of hashing every hit. Per entry this is about 300 bytes plus
-/// 4 per word (issue 27: a million entries in a few hundred MB, not gigabytes).
+/// The index. An entry's id is its place in `entries`, given in write order and never reused,
+/// so a larger id is a more recent write (at open, ids follow the update times): a word's
+/// posting list of entry ids in increasing order is also oldest to newest, and a search reads
+/// it from the newest end (`postings`). A removed entry leaves a hole; when the holes pass a
+/// quarter of the live entries the ids are renumbered in order (`compact`), which also forgets
+/// words no entry holds any more. Per entry this is about 300 bytes plus 4 per word (issue 27:
+/// a million entries in a few hundred MB, not gigabytes).
 #[derive(Default)]
 struct Inner {
     live: usize,
     entries: Vec<Option<Slot>>,
-    free: Vec<u32>,
     words: HashMap<Box<str>, u32>,
     postings: Vec<Vec<u32>>,
     /// Per scope, in scope order.
@@ -166,7 +171,6 @@ impl Inner {
                 self.scopes.remove(scope);
             }
         }
-        self.free.push(id);
         self.live -= 1;
     }
 
@@ -182,14 +186,15 @@ impl Inner {
 
     fn insert(&mut self, r: &MemoryRecord) {
         self.remove(&r.scope, &r.key);
-        let id = self.free.pop().unwrap_or(small(self.entries.len()));
+        if self.entries.len() - self.live > self.live / 4 + COMPACT_FLOOR {
+            self.compact((0..small(self.entries.len())).collect());
+        }
+        let id = small(self.entries.len());
         let mut words: Vec<u32> = entry_words(r).into_iter().map(|w| self.word_id(w)).collect();
         words.sort_unstable();
         for w in &words {
             let list = &mut self.postings[*w as usize];
-            if let Err(at) = list.binary_search(&id) {
-                list.insert(at, id);
-            }
+            list.push(id);
         }
         let scope_name = match self.scopes.get_key_value(r.scope.as_str()) {
             Some((name, _)) => Arc::clone(name),
@@ -211,10 +216,7 @@ impl Inner {
         keys.keys.insert(Arc::clone(&slot.key), id);
         keys.by_time.insert((slot.pinned, slot.updated_at, id));
         keys.count(&slot, 1);
-        match self.entries.get_mut(id as usize) {
-            Some(place) => *place = Some(slot),
-            None => self.entries.push(Some(slot)),
-        }
+        self.entries.push(Some(slot));
         self.live += 1;
     }
 
@@ -222,19 +224,66 @@ impl Inner {
         self.entries.get(id as usize).and_then(Option::as_ref)
     }
 
-    /// Entry ids with how many of `asked` they contain (at least one), in `filter`, in id
-    /// order: the words' posting lists merged. With `distinctive`, words found in more than one
-    /// entry in twenty (of at least 1,000) are ignored: they tell nothing apart and would make
-    /// a question cost a scan.
-    fn scored(&self, asked: &HashSet<String>, filter: ScopeFilter, distinctive: bool) -> Vec<Hit> {
+    /// Renumbers the live entries in `order` (old ids; holes are skipped) as 0, 1, 2, …. The
+    /// posting lists are rebuilt from the entries' words (sorted and exactly sized), and the
+    /// words no entry holds any more are forgotten (the others keep their order, so every
+    /// entry's word ids stay sorted).
+    fn compact(&mut self, order: Vec<u32>) {
+        let mut new_id = vec![u32::MAX; self.entries.len()];
+        let mut entries = Vec::with_capacity(self.live);
+        for old in order {
+            if let Some(slot) = self.entries.get_mut(old as usize).and_then(Option::take) {
+                new_id[old as usize] = small(entries.len());
+                entries.push(Some(slot));
+            }
+        }
+        self.entries = entries;
+        let mut holders = vec![0u32; self.postings.len()];
+        for w in self.entries.iter().flatten().flat_map(|slot| slot.words.iter()) {
+            holders[*w as usize] += 1;
+        }
+        let mut new_word = vec![u32::MAX; holders.len()];
+        let mut postings = Vec::new();
+        for (old, n) in holders.iter().enumerate().filter(|(_, n)| **n > 0) {
+            new_word[old] = small(postings.len());
+            postings.push(Vec::with_capacity(*n as usize));
+        }
+        self.words.retain(|_, id| {
+            *id = new_word[*id as usize];
+            *id != u32::MAX
+        });
+        self.words.shrink_to_fit();
+        for (id, slot) in self.entries.iter_mut().enumerate() {
+            for w in slot.iter_mut().flat_map(|slot| slot.words.iter_mut()) {
+                *w = new_word[*w as usize];
+                postings[*w as usize].push(small(id));
+            }
+        }
+        self.postings = postings;
+        for keys in self.scopes.values_mut() {
+            for id in keys.keys.values_mut() {
+                *id = new_id[*id as usize];
+            }
+            keys.by_time = keys.by_time.iter().map(|(pinned, at, id)| (*pinned, *at, new_id[*id as usize])).collect();
+        }
+    }
+
+    /// The ids and posting lists of the asked words found. With `distinctive`, words found in
+    /// more than one entry in twenty (of at least 1,000) are left out: they tell nothing apart
+    /// and would make a question cost a scan.
+    fn lists(&self, asked: &HashSet<String>, distinctive: bool) -> Vec<(u32, &[u32])> {
         let common = (self.live / COMMON_SHARE).max(COMMON_FLOOR);
-        let lists: Vec<&[u32]> = asked
-            .iter()
-            .filter_map(|w| self.words.get(w.as_str()))
-            .filter_map(|w| self.postings.get(*w as usize))
-            .filter(|list| !list.is_empty() && (!distinctive || list.len() <= common))
-            .map(Vec::as_slice)
-            .collect();
+        let found = asked.iter().filter_map(|w| self.words.get(w.as_str()).copied());
+        found
+            .filter_map(|w| Some((w, self.postings.get(w as usize)?.as_slice())))
+            .filter(|(_, list)| !list.is_empty() && (!distinctive || list.len() <= common))
+            .collect()
+    }
+
+    /// Every entry id holding an asked word, in `filter`, with how many it holds, in id order:
+    /// the posting lists merged (for a pick, which wants all of them).
+    fn scored(&self, asked: &HashSet<String>, filter: ScopeFilter, distinctive: bool) -> Vec<Hit> {
+        let lists: Vec<&[u32]> = self.lists(asked, distinctive).into_iter().map(|(_, list)| list).collect();
         let mut at = vec![0usize; lists.len()];
         let mut scored = Vec::new();
         loop {
@@ -247,31 +296,42 @@ impl Inner {
                     *i += 1;
                 }
             }
-            if let Some(e) = self.slot(id).filter(|e| filter.admits(&e.scope)) {
-                scored.push(Hit { score, updated_at: e.updated_at, id });
+            if self.slot(id).is_some_and(|e| filter.admits(&e.scope)) {
+                scored.push(Hit { score, id });
             }
         }
         scored
     }
-}
 
-/// An entry a search found: how many of the asked words it holds, and what orders it, kept
-/// beside its id so ordering a million hits never reads their entries.
-#[derive(Debug, Clone, Copy)]
-struct Hit {
-    score: u32,
-    updated_at: i64,
-    id: u32,
-}
-
-/// Hits ordered best first: most words matched, then most recently updated, then key (read
-/// only for a tie).
-fn better(inner: &Inner) -> impl Fn(&Hit, &Hit) -> std::cmp::Ordering + '_ {
-    |a, b| {
-        b.score.cmp(&a.score).then(b.updated_at.cmp(&a.updated_at)).then_with(|| {
-            let key = |h: &Hit| inner.slot(h.id).map(|e| &*e.key);
-            key(a).cmp(&key(b))
-        })
+    /// The best `limit` entries holding asked words in `filter` (most words, then the most
+    /// recently written), and how many match. A scope smaller than the posting lists is read
+    /// entry by entry; otherwise the lists are walked from their newest end (`postings::best`).
+    fn find(&self, asked: &HashSet<String>, filter: ScopeFilter, limit: usize, distinctive: bool) -> (Total, Vec<Hit>) {
+        let lists = self.lists(asked, distinctive);
+        let listed: usize = lists.iter().map(|(_, list)| list.len()).sum();
+        if let ScopeFilter::Exact(scope) = filter {
+            let Some(keys) = self.scopes.get(scope) else { return (Total::NONE, Vec::new()) };
+            if keys.keys.len() < listed {
+                let mut ids: Vec<u32> = keys.keys.values().copied().collect();
+                ids.sort_unstable_by(|a, b| b.cmp(a));
+                let words: Vec<u32> = lists.iter().map(|(w, _)| *w).collect();
+                let holds = |e: &Slot| small(words.iter().filter(|w| e.words.binary_search(w).is_ok()).count());
+                return postings::best_of(&ids, small(words.len()), limit, |id| self.slot(id).map_or(0, holds));
+            }
+        }
+        let lists: Vec<&[u32]> = lists.into_iter().map(|(_, list)| list).collect();
+        let admits = |id| self.slot(id).is_some_and(|e| filter.admits(&e.scope));
+        let hits = postings::best(&lists, limit, admits);
+        let total = match (filter, lists.as_slice()) {
+            (ScopeFilter::Any, [one]) => Total { count: one.len(), exact: true },
+            (ScopeFilter::Any, _) => {
+                let longest = lists.iter().map(|list| list.len()).max().unwrap_or(0);
+                let counted = postings::count(&lists, admits);
+                Total { count: counted.count.max(longest), ..counted }
+            }
+            _ => postings::count(&lists, admits),
+        };
+        (total, hits)
     }
 }
 
@@ -281,6 +341,11 @@ impl MemoryIndex {
         for r in records {
             inner.insert(&r);
         }
+        // Ids in order of update time (the table's order breaks ties): a larger id is newer.
+        let mut order: Vec<(i64, u32)> =
+            inner.entries.iter().enumerate().filter_map(|(id, e)| Some((e.as_ref()?.updated_at, small(id)))).collect();
+        order.sort_unstable();
+        inner.compact(order.into_iter().map(|(_, id)| id).collect());
         Self(RwLock::new(inner))
     }
 
@@ -319,7 +384,7 @@ impl MemoryIndex {
         asked: &HashSet<String>,
         filter: ScopeFilter,
         limit: usize,
-    ) -> (usize, Vec<(usize, IndexedEntry)>) {
+    ) -> (Total, Vec<(usize, IndexedEntry)>) {
         self.search_by(asked, filter, limit, false)
     }
 
@@ -330,7 +395,7 @@ impl MemoryIndex {
         asked: &HashSet<String>,
         filter: ScopeFilter,
         limit: usize,
-    ) -> (usize, Vec<(usize, IndexedEntry)>) {
+    ) -> (Total, Vec<(usize, IndexedEntry)>) {
         self.search_by(asked, filter, limit, true)
     }
 
@@ -340,18 +405,9 @@ impl MemoryIndex {
         filter: ScopeFilter,
         limit: usize,
         distinctive: bool,
-    ) -> (usize, Vec<(usize, IndexedEntry)>) {
+    ) -> (Total, Vec<(usize, IndexedEntry)>) {
         let inner = self.read();
-        let mut hits = inner.scored(asked, filter, distinctive);
-        let total = hits.len();
-        if limit == 0 {
-            return (total, Vec::new());
-        }
-        if hits.len() > limit {
-            hits.select_nth_unstable_by(limit - 1, better(&inner));
-            hits.truncate(limit);
-        }
-        hits.sort_by(better(&inner));
+        let (total, hits) = inner.find(asked, filter, limit, distinctive);
         let found = hits.iter().filter_map(|h| Some((h.score as usize, inner.slot(h.id)?.entry())));
         (total, found.collect())
     }
@@ -413,7 +469,7 @@ impl MemoryIndex {
         let Some(in_scope) = inner.scopes.get(scope).map(|keys| &keys.by_time) else { return Vec::new() };
         let pinned = in_scope.iter().rev().take_while(|(p, _, _)| *p).map(|(_, _, id)| *id);
         let mut relevant = inner.scored(asked, ScopeFilter::Exact(scope), true);
-        relevant.sort_by(|a, b| b.score.cmp(&a.score).then(b.id.cmp(&a.id)));
+        relevant.sort_unstable_by(|a, b| b.cmp(a));
         let newest = in_scope.iter().rev().map(|(_, _, id)| *id);
         let (mut picked, mut seen, mut used, mut misses) = (Vec::new(), HashSet::new(), 0u64, 0);
         for id in pinned.chain(relevant.into_iter().map(|h| h.id)).chain(newest) {
@@ -456,10 +512,10 @@ mod tests {
     fn writes_and_folds_keep_the_index_current() {
         let index = MemoryIndex::build([record("org", "icp", "mid-market banks", false, 1)]);
         let asked = search_words("which banks?");
-        assert_eq!(index.search(&asked, ScopeFilter::Any, 10).0, 1);
+        assert_eq!(index.search(&asked, ScopeFilter::Any, 10).0.count, 1);
         let newer = MemoryRecord { value: "hospitals".into(), version: 2, ..record("org", "icp", "", false, 2) };
         index.apply(&MemoryOutcome::Written { record: newer, created: false });
-        assert_eq!(index.search(&asked, ScopeFilter::Any, 10).0, 0, "the old words are gone");
+        assert_eq!(index.search(&asked, ScopeFilter::Any, 10).0.count, 0, "the old words are gone");
         let (_, hits) = index.search(&search_words("hospitals tagged"), ScopeFilter::Exact("org"), 10);
         assert_eq!(hits.iter().map(|(s, e)| (*s, e.version)).collect::<Vec<_>>(), [(2, 2)]);
 
@@ -467,7 +523,7 @@ mod tests {
         let summary = record("worker:a", "summary", "folded banks", false, 4);
         index.apply(&MemoryOutcome::Folded { summary, folded: vec!["n1".into()] });
         let (total, hits) = index.search(&asked, ScopeFilter::Prefix("worker:"), 10);
-        assert_eq!((total, hits[0].1.key.as_str()), (1, "summary"));
+        assert_eq!((total.count, hits[0].1.key.as_str()), (1, "summary"));
         assert_eq!(index.len(), 2);
     }
 
@@ -523,15 +579,15 @@ mod tests {
     }
 
     #[test]
-    fn searches_merge_sorted_postings_and_reused_ids_keep_them_sorted() {
+    fn searches_find_the_most_words_then_the_newest_write() {
         let value = |i: i64| if i % 3 == 0 { "alpha beta" } else { "alpha" };
         let index = MemoryIndex::build((0..30).map(|i| record("org", &format!("k{i:02}"), value(i), false, i)));
         let both = search_words("alpha beta");
-        assert_eq!(index.search(&both, ScopeFilter::Any, 100).0, 30);
+        assert_eq!(index.search(&both, ScopeFilter::Any, 100).0.count, 30);
         let (_, hits) = index.search(&both, ScopeFilter::Any, 3);
         let best: Vec<(usize, &str)> = hits.iter().map(|(s, e)| (*s, e.key.as_str())).collect();
         assert_eq!(best, [(2, "k27"), (2, "k24"), (2, "k21")], "both words first, then the newest");
-        // Fold away ten entries (their ids are freed), then write ten more into the freed ids.
+        // Fold away ten entries (their ids become holes), then write ten more.
         let folded: Vec<String> = (0..10).map(|i| format!("k{i:02}")).collect();
         index.apply(&MemoryOutcome::Folded { summary: record("org", "sum", "gamma", false, 99), folded });
         for i in 0..10 {
@@ -539,15 +595,49 @@ mod tests {
             index.apply(&MemoryOutcome::Written { record: r, created: true });
         }
         assert_eq!(index.len(), 30 - 10 + 1 + 10);
-        assert_eq!(index.search(&search_words("alpha"), ScopeFilter::Any, 100).0, 20);
-        assert_eq!(index.search(&search_words("gamma"), ScopeFilter::Any, 100).0, 11);
+        assert_eq!(index.search(&search_words("alpha"), ScopeFilter::Any, 100).0.count, 20);
+        assert_eq!(index.search(&search_words("gamma"), ScopeFilter::Any, 100).0.count, 11);
         let (total, hits) = index.search(&search_words("beta gamma"), ScopeFilter::Any, 2);
         assert_eq!(
             (total, hits.iter().map(|(s, e)| (*s, e.key.as_str())).collect::<Vec<_>>()),
-            (17, vec![(2, "n9"), (2, "n8")])
+            (Total { count: 17, exact: true }, vec![(2, "n9"), (2, "n8")])
         );
         let inner = index.read();
         assert!(inner.postings.iter().all(|list| list.is_sorted()), "every posting list stays sorted");
+    }
+
+    #[test]
+    fn ids_follow_update_times_and_holes_are_renumbered_away() {
+        // Built out of time order: ids follow the update times, so the newest is found first.
+        let index = MemoryIndex::build([
+            record("org", "a-newest", "shared", false, 30),
+            record("org", "b-oldest", "shared", false, 10),
+            record("org", "c-middle", "shared", false, 20),
+        ]);
+        let keys = |q: &str, limit| -> Vec<String> {
+            index.search(&search_words(q), ScopeFilter::Any, limit).1.into_iter().map(|(_, e)| e.key).collect()
+        };
+        assert_eq!(keys("shared", 2), ["a-newest", "c-middle"]);
+        // Thousands of rewrites with a word of their own: the holes and the words nobody holds
+        // any more are renumbered away, and the answers do not change.
+        for round in 0..3 {
+            for i in 0..2_000 {
+                let value = format!("shared unique{round}x{i}");
+                let r = record("team:x", &format!("k{i}"), &value, false, 100 + round * 10_000 + i);
+                index.apply(&MemoryOutcome::Written { record: r, created: round == 0 });
+            }
+        }
+        assert_eq!(index.len(), 2_003);
+        assert_eq!(keys("shared", 2), ["k1999", "k1998"]);
+        assert_eq!(keys("unique2x5", 5), ["k5"]);
+        assert!(keys("unique0x5", 5).is_empty());
+        let inner = index.read();
+        assert!(inner.entries.len() - inner.live <= inner.live / 4 + COMPACT_FLOOR, "holes were renumbered away");
+        // 8,000 words were ever written (three rounds of 2,000 unique words, 2,000 keys).
+        assert!(inner.words.len() < 6_000, "{} words kept for 2,003 entries", inner.words.len());
+        assert!(inner.postings.iter().all(|list| list.is_sorted()));
+        let (total, _) = index.search(&search_words("shared"), ScopeFilter::Exact("org"), 1);
+        assert_eq!(total, Total { count: 3, exact: true }, "a small scope is read entry by entry");
     }
 
     #[test]

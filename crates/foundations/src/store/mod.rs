@@ -18,6 +18,7 @@ mod memory_record;
 mod meta;
 #[cfg(test)]
 mod migrations_test;
+mod postings;
 mod rate_windows;
 mod records;
 mod rollups;
@@ -43,6 +44,7 @@ pub use memory::{CompressionRecord, FoldPlan, MemoryWrite, VersionState};
 pub use memory_index::{IndexedEntry, MemoryIndex, ScopeFilter, ScopeTotals};
 pub use memory_record::{MemoryOutcome, MemoryRecord};
 pub use meta::BootRecord;
+pub use postings::Total;
 pub use rate_windows::{RateWindowCount, RateWindowsRecord};
 pub use rollups::{JOB_RUNS_KEPT, JobRun, Rollup};
 pub use workflow_index::{IdPage, LiveRow, WorkflowCursor, WorkflowIndex, WorkflowPage, WorkflowQuery};

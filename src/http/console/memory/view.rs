@@ -121,7 +121,7 @@ fn snippet(value: &str) -> String {
 fn results(found: &SearchResults) -> Markup {
     html! {
         section #memory-results aria-labelledby="results-title" {
-            h2 #results-title { (found.total) " found for “" (found.query) "”" @if found.total > found.results.len() { " (the best " (found.results.len()) " shown)" } }
+            h2 #results-title { @if !found.total_exact { "At least " } (found.total) " found for “" (found.query) "”" @if found.total > found.results.len() { " (the best " (found.results.len()) " shown)" } }
             @if found.results.is_empty() { p { "Nothing in memory has those words." } }
             ol.hits {
                 @for hit in &found.results {
