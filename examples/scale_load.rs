@@ -1,7 +1,8 @@
 //! The bulk path of `make bench-scale` (issue 27): fills a seeded data file (no server holding
 //! it) with a generated workspace — DEALS deals over 50 reps, MEMORY memory entries over the
-//! org, 20 teams and the workers, WORKFLOWS finished workflows with their run-ledger rows (one
-//! in a hundred parked at an approval) — through the store's own write paths (the deal plan of
+//! org, 20 teams and the workers, WORKFLOWS finished workflows with their run-ledger rows (and
+//! `PARKED` of them parked at an approval instead, at any size: the work in hand does not grow
+//! with the history) — through the store's own write paths (the deal plan of
 //! the CSV import, the memory and workflow group commits, 256 writers at a time), so every
 //! index is kept as a server would keep it. Then it times the metric rollup job over it.
 //! Memory entries are written one second apart (the last one now), so they order by time.
@@ -21,6 +22,8 @@ use gtms::store::{
 const WRITERS: usize = 256;
 const TEAMS: usize = 20;
 const REPS: usize = 50;
+/// Workflows waiting at an approval, spread over the history.
+const PARKED: usize = 200;
 const WORDS: [&str; 24] = [
     "pricing",
     "renewal",
@@ -142,7 +145,7 @@ fn memory(n: usize, workers: &[WorkerRecord], rng: &mut Rng, now_ms: i64) -> Mem
     }
 }
 
-fn workflow(n: usize, workers: &[WorkerRecord], rng: &mut Rng, now_ms: i64) -> WorkflowWrite {
+fn workflow(n: usize, parked_every: usize, workers: &[WorkerRecord], rng: &mut Rng, now_ms: i64) -> WorkflowWrite {
     let worker = &workers[rng.below(workers.len())];
     let kind = worker
         .workflow_types
@@ -162,7 +165,7 @@ fn workflow(n: usize, workers: &[WorkerRecord], rng: &mut Rng, now_ms: i64) -> W
         attempts: 1,
     };
     w.steps = vec![step("first", started), step("second", started + 2_000)];
-    if n.is_multiple_of(100) {
+    if n.is_multiple_of(parked_every) {
         w.status = WorkflowStatus::Waiting;
         w.approval = Some(ApprovalRecord {
             step: "review".into(),
@@ -237,9 +240,10 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("load memory s\t{secs:.1}");
 
     let rng = std::sync::Mutex::new(Rng::new(0x5EED_0029));
+    let parked_every = (workflows / PARKED).max(1);
     let secs = load(
         workflows,
-        |n| workflow(n, &workers, &mut rng.lock().unwrap_or_else(|p| p.into_inner()), now_ms),
+        |n| workflow(n, parked_every, &workers, &mut rng.lock().unwrap_or_else(|p| p.into_inner()), now_ms),
         |w| {
             let store = Arc::clone(&store);
             async move { store.write_workflow(w).await.map(|_| ()).map_err(|e| e.to_string()) }

@@ -11,7 +11,7 @@ use redb::{ReadableDatabase, ReadableTable, WriteTransaction};
 use serde::{Deserialize, Serialize};
 
 use super::group_commit::GroupCommit;
-use super::memory_index::MemoryIndex;
+use super::memory_index::{IndexLoad, MemoryIndex};
 use super::memory_record::{MemoryOutcome, MemoryRecord};
 use super::tables::{MEMORY, MEMORY_ARCHIVE, MEMORY_COMPRESSIONS, MEMORY_VERSIONS, RecordTable};
 use super::{Store, StoreError, codec};
@@ -192,24 +192,25 @@ fn apply_fold(txn: &WriteTransaction, p: FoldPlan) -> Result<MemoryOutcome, Stor
     Ok(MemoryOutcome::Folded { summary, folded })
 }
 
-/// Every live entry, read once to build the word index when the store opens.
+/// The word index, built when the store opens from every live entry, read one at a time (a
+/// million entries are never all in memory at once: issue 27's RSS).
 pub(crate) fn build_index(db: &redb::Database) -> Result<MemoryIndex, StoreError> {
-    Ok(MemoryIndex::build(read_range(db, MEMORY, None)?))
+    let mut load = IndexLoad::default();
+    let txn = db.begin_read()?;
+    for entry in txn.open_table(MEMORY)?.iter()? {
+        load.add(&codec::decode(entry?.1.value())?);
+    }
+    Ok(load.done())
 }
 
 fn read_range(
     db: &redb::Database,
     table: RecordTable,
-    range: Option<(String, String)>,
+    (start, end): &(String, String),
 ) -> Result<Vec<MemoryRecord>, StoreError> {
     let txn = db.begin_read()?;
-    let t = txn.open_table(table)?;
     let mut out = Vec::new();
-    let iter = match &range {
-        Some((start, end)) => t.range(start.as_str()..end.as_str())?,
-        None => t.range::<&str>(..)?,
-    };
-    for entry in iter {
+    for entry in txn.open_table(table)?.range(start.as_str()..end.as_str())? {
         out.push(codec::decode(entry?.1.value())?);
     }
     Ok(out)
@@ -237,7 +238,7 @@ impl Store {
     /// Live entries of one scope, in key order.
     pub async fn memory_scope(&self, scope: &str) -> Result<Vec<MemoryRecord>, StoreError> {
         let range = prefix_range(scope);
-        self.blocking(move |db| read_range(db, MEMORY, Some(range))).await
+        self.blocking(move |db| read_range(db, MEMORY, &range)).await
     }
 
     /// Live entries by address (`(scope, key)`), in the order asked (`None`: not live).
@@ -265,11 +266,6 @@ impl Store {
         &self.memory_index
     }
 
-    /// Every live entry, ordered by scope then key.
-    pub async fn memory_all(&self) -> Result<Vec<MemoryRecord>, StoreError> {
-        self.blocking(|db| read_range(db, MEMORY, None)).await
-    }
-
     /// Every version of one key, oldest first: superseded, archived, then the live one.
     pub async fn memory_history(
         &self,
@@ -283,7 +279,7 @@ impl Store {
             for (table, state) in
                 [(MEMORY_VERSIONS, VersionState::Superseded), (MEMORY_ARCHIVE, VersionState::Archived)]
             {
-                out.extend(read_range(db, table, Some(range.clone()))?.into_iter().map(|r| (r, state)));
+                out.extend(read_range(db, table, &range)?.into_iter().map(|r| (r, state)));
             }
             let txn = db.begin_read()?;
             if let Some(v) = txn.open_table(MEMORY)?.get(live_key(&scope, &key).as_str())? {

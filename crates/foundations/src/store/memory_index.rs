@@ -138,6 +138,26 @@ struct Inner {
 #[derive(Default)]
 pub struct MemoryIndex(RwLock<Inner>);
 
+/// An index being filled from the file one entry at a time; `done` numbers the entries in
+/// order of update time (the file's order breaks ties), so a larger id is newer.
+#[derive(Default)]
+pub(crate) struct IndexLoad(Inner);
+
+impl IndexLoad {
+    pub(crate) fn add(&mut self, record: &MemoryRecord) {
+        self.0.insert(record);
+    }
+
+    pub(crate) fn done(mut self) -> MemoryIndex {
+        let inner = &mut self.0;
+        let by_time = inner.entries.iter().enumerate().filter_map(|(id, e)| Some((e.as_ref()?.updated_at, small(id))));
+        let mut order: Vec<(i64, u32)> = by_time.collect();
+        order.sort_unstable();
+        inner.compact(order.into_iter().map(|(_, id)| id).collect());
+        MemoryIndex(RwLock::new(self.0))
+    }
+}
+
 /// The words an entry is found by: its key, value and tags.
 fn entry_words(r: &MemoryRecord) -> HashSet<String> {
     search_words(&format!("{} {} {}", r.key, r.value, r.tags.join(" ")))
@@ -337,16 +357,9 @@ impl Inner {
 
 impl MemoryIndex {
     pub fn build(records: impl IntoIterator<Item = MemoryRecord>) -> Self {
-        let mut inner = Inner::default();
-        for r in records {
-            inner.insert(&r);
-        }
-        // Ids in order of update time (the table's order breaks ties): a larger id is newer.
-        let mut order: Vec<(i64, u32)> =
-            inner.entries.iter().enumerate().filter_map(|(id, e)| Some((e.as_ref()?.updated_at, small(id)))).collect();
-        order.sort_unstable();
-        inner.compact(order.into_iter().map(|(_, id)| id).collect());
-        Self(RwLock::new(inner))
+        let mut load = IndexLoad::default();
+        records.into_iter().for_each(|r| load.add(&r));
+        load.done()
     }
 
     fn read(&self) -> std::sync::RwLockReadGuard<'_, Inner> {
