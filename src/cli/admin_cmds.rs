@@ -57,17 +57,11 @@ fn data_command(data: &DataArgs, request: AdminRequest, json: bool) -> Result<()
     let config = load_config(data.config.as_ref(), data.layer()).map_err(CliError::runtime)?;
     let reply = runtime()?.block_on(admin_command(&config, request, true))?;
     if json && reply.ok {
-        println!("{}", reply.data);
-        return Ok(());
+        return super::say(&reply.data);
     }
     print_reply(reply)
 }
 
 pub(super) fn print_reply(reply: AdminReply) -> Result<(), CliError> {
-    if reply.ok {
-        println!("{}", reply.message);
-        Ok(())
-    } else {
-        Err(CliError::Runtime(reply.message))
-    }
+    if reply.ok { super::say(&reply.message) } else { Err(CliError::Runtime(reply.message)) }
 }

@@ -48,8 +48,7 @@ pub(super) fn backup(args: BackupArgs) -> Result<(), CliError> {
                     .await
                     .map_err(CliError::runtime)?
                     .map_err(CliError::runtime)?;
-                println!("{}", report.describe("backup (server stopped)"));
-                Ok(())
+                super::say(report.describe("backup (server stopped)"))
             }
             Err(e) => Err(CliError::runtime(e)),
         }
@@ -80,12 +79,11 @@ pub(super) fn restore(args: RestoreArgs) -> Result<(), CliError> {
         Some(p) => format!("; the previous data file is kept as {}", p.display()),
         None => String::new(),
     };
-    println!(
+    super::say(format_args!(
         "restore: {} verified ({} tables, {} records) and restored as {}{kept}",
         args.input.display(),
         report.tables.0.len(),
         report.records,
         report.data.display()
-    );
-    Ok(())
+    ))
 }

@@ -12,7 +12,7 @@ use crate::companies::directory::Directory;
 pub(super) fn ingest(seed: &Path, out: &Path, base_url: &str) -> Result<(), CliError> {
     let started = std::time::Instant::now();
     let r = companies::ingest::run(seed, out, base_url).map_err(CliError::runtime)?;
-    println!(
+    super::say(format_args!(
         "ingest: {} tracked, {} with a page ({} with a fresh signal), {} statements ({} fresh), {} executives, \
          {} subsidiaries, {} domains; {} files in {} ({:.1}s)\n\
          cards by signal source: {} EDGAR only, {} press releases only, {} both, {} no signal; \
@@ -35,20 +35,17 @@ pub(super) fn ingest(seed: &Path, out: &Path, base_url: &str) -> Result<(), CliE
         r.coverage.recent,
         r.coverage.recent_since,
         r.coverage.with_family,
-    );
-    Ok(())
+    ))
 }
 
 pub(super) fn export_static(dir: &Path) -> Result<(), CliError> {
     let n = companies::export::export_static(dir).map_err(CliError::runtime)?;
-    println!("export-static: {n} files (each with .gz and .br) in {}", dir.display());
-    Ok(())
+    super::say(format_args!("export-static: {n} files (each with .gz and .br) in {}", dir.display()))
 }
 
 pub(super) fn demo_generate(out: &Path) -> Result<(), CliError> {
     let assets = AssetTable::embedded();
     let dir = Directory::build(&registry_json().unwrap_or_default(), &assets).map_err(CliError::runtime)?;
     let n = crate::demo::write_generated(&dir, out).map_err(CliError::runtime)?;
-    println!("demo-generate: {n} deals in {}", out.display());
-    Ok(())
+    super::say(format_args!("demo-generate: {n} deals in {}", out.display()))
 }

@@ -39,8 +39,7 @@ pub(super) fn man(args: ManArgs) -> Result<(), CliError> {
             std::fs::create_dir_all(&dir).map_err(|e| CliError::Runtime(format!("{}: {e}", dir.display())))?;
             clap_mangen::generate_to(command, &dir)
                 .map_err(|e| CliError::Runtime(format!("{}: {e}", dir.display())))?;
-            println!("man pages written to {}", dir.display());
-            Ok(())
+            super::say(format_args!("man pages written to {}", dir.display()))
         }
         None => {
             let mut out = std::io::stdout().lock();

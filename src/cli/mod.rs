@@ -238,6 +238,17 @@ pub fn main() -> ExitCode {
     }
 }
 
+/// Prints one line of a command's answer. A reader that stopped reading (`gtms keys create |
+/// head -1`) ends the output quietly: what it read is what it wanted, so that is no failure
+/// and never a panic.
+pub(super) fn say(text: impl std::fmt::Display) -> Result<(), CliError> {
+    use std::io::Write;
+    match writeln!(std::io::stdout().lock(), "{text}") {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(CliError::runtime(e)),
+        _ => Ok(()),
+    }
+}
+
 fn fail(error: CliError) -> ExitCode {
     eprintln!("gtms: {error}");
     ExitCode::from(error.exit_code())

@@ -123,9 +123,10 @@ pub async fn compress_worker(store: &Store, llm: &Llm, worker_id: &str) -> Resul
         author: COMPRESSION_AUTHOR.into(),
         now_ms,
     };
-    let MemoryOutcome::Folded { summary, folded } = store.fold_memory(plan).await? else {
+    let MemoryOutcome::Folded { summary, folded, .. } = store.fold_memory(plan).await? else {
         return Err(MemoryError::Changed(scope.to_string()));
     };
+    let folded: Vec<String> = folded.into_iter().map(|r| r.key).collect();
     let after: u64 = store.memory_scope(&scope.to_string()).await?.iter().map(entry_tokens).sum();
     store.events().publish(
         MEMORY_COMPRESSED,

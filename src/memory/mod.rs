@@ -118,7 +118,8 @@ async fn write_entry(store: &Store, author: &str, request: WriteRequest) -> Resu
         now_ms: store.now_ms(),
     };
     match store.write_memory(write).await? {
-        MemoryOutcome::Written { record, created } => {
+        MemoryOutcome::Written { record, replaced } => {
+            let created = replaced.is_none();
             let data = json!({
                 "scope": record.scope, "key": record.key, "version": record.version,
                 "author": record.author, "created": created, "pinned": record.pinned,

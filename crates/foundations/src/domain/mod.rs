@@ -29,5 +29,5 @@ pub use slug::{Slug, SlugError};
 pub use tenant::{Tenant, TenantError};
 pub use ticker::{Ticker, TickerError};
 pub use values::{CalendarDate, DateError, Percent, PercentError, rfc3339_ms, whole_number, whole_number_opt};
-pub use words::{estimate_tokens, name_words, search_words};
+pub use words::{each_search_word, estimate_tokens, name_words, search_words};
 pub use workflow::{Decision, Priority, StepStatus, WorkflowStatus, WorkflowType};

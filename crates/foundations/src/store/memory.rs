@@ -153,7 +153,7 @@ fn apply_write(txn: &WriteTransaction, w: MemoryWrite) -> Result<MemoryOutcome, 
         },
     };
     put(txn, MEMORY, &live, &record)?;
-    Ok(MemoryOutcome::Written { record, created: current.is_none() })
+    Ok(MemoryOutcome::Written { record, replaced: current })
 }
 
 fn apply_fold(txn: &WriteTransaction, p: FoldPlan) -> Result<MemoryOutcome, StoreError> {
@@ -178,18 +178,17 @@ fn apply_fold(txn: &WriteTransaction, p: FoldPlan) -> Result<MemoryOutcome, Stor
         author: p.author,
         now_ms: p.now_ms,
     };
-    let MemoryOutcome::Written { record: summary, .. } = apply_write(txn, write)? else {
+    let MemoryOutcome::Written { record: summary, replaced } = apply_write(txn, write)? else {
         return Ok(MemoryOutcome::Changed);
     };
-    let folded: Vec<String> = originals.into_iter().map(|r| r.key).collect();
     let compression = CompressionRecord {
         worker: p.worker.clone(),
         at: p.now_ms,
-        folded: folded.clone(),
+        folded: originals.iter().map(|r| r.key.clone()).collect(),
         summary_key: p.summary_key,
     };
     txn.open_table(MEMORY_COMPRESSIONS)?.insert(p.worker.as_str(), codec::encode(&compression)?.as_slice())?;
-    Ok(MemoryOutcome::Folded { summary, folded })
+    Ok(MemoryOutcome::Folded { summary, replaced, folded: originals })
 }
 
 /// The word index, built when the store opens from every live entry, read one at a time (a
@@ -206,11 +205,16 @@ pub(crate) fn build_index(db: &redb::Database) -> Result<MemoryIndex, StoreError
 fn read_range(
     db: &redb::Database,
     table: RecordTable,
-    (start, end): &(String, String),
+    range: Option<(String, String)>,
 ) -> Result<Vec<MemoryRecord>, StoreError> {
     let txn = db.begin_read()?;
+    let t = txn.open_table(table)?;
     let mut out = Vec::new();
-    for entry in txn.open_table(table)?.range(start.as_str()..end.as_str())? {
+    let iter = match &range {
+        Some((start, end)) => t.range(start.as_str()..end.as_str())?,
+        None => t.range::<&str>(..)?,
+    };
+    for entry in iter {
         out.push(codec::decode(entry?.1.value())?);
     }
     Ok(out)
@@ -238,7 +242,7 @@ impl Store {
     /// Live entries of one scope, in key order.
     pub async fn memory_scope(&self, scope: &str) -> Result<Vec<MemoryRecord>, StoreError> {
         let range = prefix_range(scope);
-        self.blocking(move |db| read_range(db, MEMORY, &range)).await
+        self.blocking(move |db| read_range(db, MEMORY, Some(range))).await
     }
 
     /// Live entries by address (`(scope, key)`), in the order asked (`None`: not live).
@@ -266,6 +270,11 @@ impl Store {
         &self.memory_index
     }
 
+    /// Every live entry, ordered by scope then key.
+    pub async fn memory_all(&self) -> Result<Vec<MemoryRecord>, StoreError> {
+        self.blocking(|db| read_range(db, MEMORY, None)).await
+    }
+
     /// Every version of one key, oldest first: superseded, archived, then the live one.
     pub async fn memory_history(
         &self,
@@ -279,7 +288,7 @@ impl Store {
             for (table, state) in
                 [(MEMORY_VERSIONS, VersionState::Superseded), (MEMORY_ARCHIVE, VersionState::Archived)]
             {
-                out.extend(read_range(db, table, &range)?.into_iter().map(|r| (r, state)));
+                out.extend(read_range(db, table, Some(range.clone()))?.into_iter().map(|r| (r, state)));
             }
             let txn = db.begin_read()?;
             if let Some(v) = txn.open_table(MEMORY)?.get(live_key(&scope, &key).as_str())? {

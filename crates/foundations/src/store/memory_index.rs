@@ -7,12 +7,13 @@
 //! the keys in order and the scope's totals (entries, bytes, tokens, pinned), so the memory
 //! tree answers counts per scope and pages within one without reading an entry (issue 27).
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::sync::{Arc, RwLock};
 
 use super::memory_record::{MemoryOutcome, MemoryRecord};
 use super::postings::{self, Hit, Total};
-use crate::domain::search_words;
+use super::word_table::WordTable;
+use crate::domain::each_search_word;
 
 /// What the index knows of one live entry.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -100,7 +101,6 @@ struct Slot {
     value_chars: u32,
     value_bytes: u32,
     tokens: u32,
-    words: Box<[u32]>,
 }
 
 impl Slot {
@@ -129,8 +129,7 @@ impl Slot {
 struct Inner {
     live: usize,
     entries: Vec<Option<Slot>>,
-    words: HashMap<Box<str>, u32>,
-    postings: Vec<Vec<u32>>,
+    words: WordTable,
     /// Per scope, in scope order.
     scopes: BTreeMap<Arc<str>, ScopeKeys>,
 }
@@ -158,9 +157,11 @@ impl IndexLoad {
     }
 }
 
-/// The words an entry is found by: its key, value and tags.
-fn entry_words(r: &MemoryRecord) -> HashSet<String> {
-    search_words(&format!("{} {} {}", r.key, r.value, r.tags.join(" ")))
+/// Calls `found` with each search word of an entry's key, value and tags (repeats included).
+fn each_word(r: &MemoryRecord, mut found: impl FnMut(&str)) {
+    for text in [r.key.as_str(), r.value.as_str()].into_iter().chain(r.tags.iter().map(String::as_str)) {
+        each_search_word(text, &mut found);
+    }
 }
 
 /// Clamps a count into the index's 32-bit figures.
@@ -173,16 +174,22 @@ impl Inner {
         self.scopes.get(scope)?.keys.get(key).copied()
     }
 
-    fn remove(&mut self, scope: &str, key: &str) {
+    /// Removes the live entry `r` (the record the index holds: its words are `r`'s).
+    fn remove(&mut self, r: &MemoryRecord) {
+        let Some(id) = self.id_of(&r.scope, &r.key) else { return };
+        each_word(r, |w| {
+            if let Some(w) = self.words.get(w) {
+                self.words.remove(w, id);
+            }
+        });
+        self.forget(&r.scope, &r.key);
+    }
+
+    /// Drops the entry at `scope/key` from its scope and frees its id (its posting lists are
+    /// `remove`'s to clear).
+    fn forget(&mut self, scope: &str, key: &str) {
         let Some(id) = self.id_of(scope, key) else { return };
         let Some(slot) = self.entries.get_mut(id as usize).and_then(Option::take) else { return };
-        for w in slot.words.iter() {
-            if let Some(list) = self.postings.get_mut(*w as usize)
-                && let Ok(at) = list.binary_search(&id)
-            {
-                list.remove(at);
-            }
-        }
         if let Some(keys) = self.scopes.get_mut(scope) {
             keys.keys.remove(key);
             keys.by_time.remove(&(slot.pinned, slot.updated_at, id));
@@ -194,27 +201,19 @@ impl Inner {
         self.live -= 1;
     }
 
-    fn word_id(&mut self, word: String) -> u32 {
-        if let Some(id) = self.words.get(word.as_str()) {
-            return *id;
-        }
-        let id = small(self.postings.len());
-        self.postings.push(Vec::new());
-        self.words.insert(word.into_boxed_str(), id);
-        id
-    }
-
+    /// Adds `r`, whose key the index does not hold (a replaced record is `remove`d first).
     fn insert(&mut self, r: &MemoryRecord) {
-        self.remove(&r.scope, &r.key);
+        self.forget(&r.scope, &r.key);
         if self.entries.len() - self.live > self.live / 4 + COMPACT_FLOOR {
             self.compact((0..small(self.entries.len())).collect());
         }
         let id = small(self.entries.len());
-        let mut words: Vec<u32> = entry_words(r).into_iter().map(|w| self.word_id(w)).collect();
+        let mut words = Vec::new();
+        each_word(r, |w| words.push(self.words.intern(w)));
         words.sort_unstable();
+        words.dedup();
         for w in &words {
-            let list = &mut self.postings[*w as usize];
-            list.push(id);
+            self.words.push(*w, id);
         }
         let scope_name = match self.scopes.get_key_value(r.scope.as_str()) {
             Some((name, _)) => Arc::clone(name),
@@ -229,7 +228,6 @@ impl Inner {
             value_chars: small(r.value.chars().count()),
             value_bytes: small(r.value.len()),
             tokens: u32::try_from(r.tokens()).unwrap_or(u32::MAX),
-            words: words.into_boxed_slice(),
         };
         let keys = self.scopes.entry(scope_name).or_default();
         keys.totals.scope.clone_from(&r.scope);
@@ -258,28 +256,7 @@ impl Inner {
             }
         }
         self.entries = entries;
-        let mut holders = vec![0u32; self.postings.len()];
-        for w in self.entries.iter().flatten().flat_map(|slot| slot.words.iter()) {
-            holders[*w as usize] += 1;
-        }
-        let mut new_word = vec![u32::MAX; holders.len()];
-        let mut postings = Vec::new();
-        for (old, n) in holders.iter().enumerate().filter(|(_, n)| **n > 0) {
-            new_word[old] = small(postings.len());
-            postings.push(Vec::with_capacity(*n as usize));
-        }
-        self.words.retain(|_, id| {
-            *id = new_word[*id as usize];
-            *id != u32::MAX
-        });
-        self.words.shrink_to_fit();
-        for (id, slot) in self.entries.iter_mut().enumerate() {
-            for w in slot.iter_mut().flat_map(|slot| slot.words.iter_mut()) {
-                *w = new_word[*w as usize];
-                postings[*w as usize].push(small(id));
-            }
-        }
-        self.postings = postings;
+        self.words.renumber_entries(&new_id);
         for keys in self.scopes.values_mut() {
             for id in keys.keys.values_mut() {
                 *id = new_id[*id as usize];
@@ -293,9 +270,9 @@ impl Inner {
     /// and would make a question cost a scan.
     fn lists(&self, asked: &HashSet<String>, distinctive: bool) -> Vec<(u32, &[u32])> {
         let common = (self.live / COMMON_SHARE).max(COMMON_FLOOR);
-        let found = asked.iter().filter_map(|w| self.words.get(w.as_str()).copied());
+        let found = asked.iter().filter_map(|w| self.words.get(w));
         found
-            .filter_map(|w| Some((w, self.postings.get(w as usize)?.as_slice())))
+            .map(|w| (w, self.words.postings(w)))
             .filter(|(_, list)| !list.is_empty() && (!distinctive || list.len() <= common))
             .collect()
     }
@@ -334,9 +311,8 @@ impl Inner {
             if keys.keys.len() < listed {
                 let mut ids: Vec<u32> = keys.keys.values().copied().collect();
                 ids.sort_unstable_by(|a, b| b.cmp(a));
-                let words: Vec<u32> = lists.iter().map(|(w, _)| *w).collect();
-                let holds = |e: &Slot| small(words.iter().filter(|w| e.words.binary_search(w).is_ok()).count());
-                return postings::best_of(&ids, small(words.len()), limit, |id| self.slot(id).map_or(0, holds));
+                let holds = |id: u32| small(lists.iter().filter(|(_, list)| list.binary_search(&id).is_ok()).count());
+                return postings::best_of(&ids, small(lists.len()), limit, holds);
             }
         }
         let lists: Vec<&[u32]> = lists.into_iter().map(|(_, list)| list).collect();
@@ -370,11 +346,12 @@ impl MemoryIndex {
     pub(crate) fn apply(&self, outcome: &MemoryOutcome) {
         let mut inner = self.0.write().unwrap_or_else(|p| p.into_inner());
         match outcome {
-            MemoryOutcome::Written { record, .. } => inner.insert(record),
-            MemoryOutcome::Folded { summary, folded } => {
-                for key in folded {
-                    inner.remove(&summary.scope, key);
-                }
+            MemoryOutcome::Written { record, replaced } => {
+                replaced.iter().for_each(|old| inner.remove(old));
+                inner.insert(record);
+            }
+            MemoryOutcome::Folded { summary, replaced, folded } => {
+                folded.iter().chain(replaced).for_each(|old| inner.remove(old));
                 inner.insert(summary);
             }
             MemoryOutcome::Stale { .. } | MemoryOutcome::Changed => {}
@@ -506,6 +483,11 @@ impl MemoryIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::search_words;
+
+    fn sorted(inner: &Inner) -> bool {
+        (0..small(inner.words.len())).all(|w| inner.words.postings(w).is_sorted())
+    }
 
     fn record(scope: &str, key: &str, value: &str, pinned: bool, at: i64) -> MemoryRecord {
         MemoryRecord {
@@ -523,18 +505,20 @@ mod tests {
 
     #[test]
     fn writes_and_folds_keep_the_index_current() {
-        let index = MemoryIndex::build([record("org", "icp", "mid-market banks", false, 1)]);
+        let first = record("org", "icp", "mid-market banks", false, 1);
+        let index = MemoryIndex::build([first.clone()]);
         let asked = search_words("which banks?");
         assert_eq!(index.search(&asked, ScopeFilter::Any, 10).0.count, 1);
         let newer = MemoryRecord { value: "hospitals".into(), version: 2, ..record("org", "icp", "", false, 2) };
-        index.apply(&MemoryOutcome::Written { record: newer, created: false });
+        index.apply(&MemoryOutcome::Written { record: newer, replaced: Some(first) });
         assert_eq!(index.search(&asked, ScopeFilter::Any, 10).0.count, 0, "the old words are gone");
         let (_, hits) = index.search(&search_words("hospitals tagged"), ScopeFilter::Exact("org"), 10);
         assert_eq!(hits.iter().map(|(s, e)| (*s, e.version)).collect::<Vec<_>>(), [(2, 2)]);
 
-        index.apply(&MemoryOutcome::Written { record: record("worker:a", "n1", "banks", false, 3), created: true });
+        let n1 = record("worker:a", "n1", "banks", false, 3);
+        index.apply(&MemoryOutcome::Written { record: n1.clone(), replaced: None });
         let summary = record("worker:a", "summary", "folded banks", false, 4);
-        index.apply(&MemoryOutcome::Folded { summary, folded: vec!["n1".into()] });
+        index.apply(&MemoryOutcome::Folded { summary, replaced: None, folded: vec![n1] });
         let (total, hits) = index.search(&asked, ScopeFilter::Prefix("worker:"), 10);
         assert_eq!((total.count, hits[0].1.key.as_str()), (1, "summary"));
         assert_eq!(index.len(), 2);
@@ -583,10 +567,12 @@ mod tests {
         assert_eq!((page[0].key.as_str(), more), ("b", false));
 
         let summary = record("worker:sdr", "summary", "folded", false, 4);
-        index.apply(&MemoryOutcome::Folded { summary, folded: vec!["x".into()] });
+        let x = record("worker:sdr", "x", "v", false, 3);
+        index.apply(&MemoryOutcome::Folded { summary, replaced: None, folded: vec![x] });
         let scopes: Vec<(String, usize)> = index.scope_totals().into_iter().map(|t| (t.scope, t.entries)).collect();
         assert_eq!(scopes, [("org".to_owned(), 2), ("worker:sdr".to_owned(), 1)]);
-        index.apply(&MemoryOutcome::Written { record: record("org", "b", "longer value", false, 5), created: false });
+        let (b, old_b) = (record("org", "b", "longer value", false, 5), record("org", "b", "four", false, 1));
+        index.apply(&MemoryOutcome::Written { record: b, replaced: Some(old_b) });
         assert_eq!(index.totals_of("org").map(|t| (t.entries, t.bytes)), Some((2, 24)));
         assert_eq!(index.scope_keys("team:none", None, 5), (Vec::new(), false));
     }
@@ -601,11 +587,12 @@ mod tests {
         let best: Vec<(usize, &str)> = hits.iter().map(|(s, e)| (*s, e.key.as_str())).collect();
         assert_eq!(best, [(2, "k27"), (2, "k24"), (2, "k21")], "both words first, then the newest");
         // Fold away ten entries (their ids become holes), then write ten more.
-        let folded: Vec<String> = (0..10).map(|i| format!("k{i:02}")).collect();
-        index.apply(&MemoryOutcome::Folded { summary: record("org", "sum", "gamma", false, 99), folded });
+        let folded = (0..10).map(|i| record("org", &format!("k{i:02}"), value(i), false, i)).collect();
+        let summary = record("org", "sum", "gamma", false, 99);
+        index.apply(&MemoryOutcome::Folded { summary, replaced: None, folded });
         for i in 0..10 {
             let r = record("org", &format!("n{i}"), "beta gamma", false, 100 + i);
-            index.apply(&MemoryOutcome::Written { record: r, created: true });
+            index.apply(&MemoryOutcome::Written { record: r, replaced: None });
         }
         assert_eq!(index.len(), 30 - 10 + 1 + 10);
         assert_eq!(index.search(&search_words("alpha"), ScopeFilter::Any, 100).0.count, 20);
@@ -616,7 +603,7 @@ mod tests {
             (Total { count: 17, exact: true }, vec![(2, "n9"), (2, "n8")])
         );
         let inner = index.read();
-        assert!(inner.postings.iter().all(|list| list.is_sorted()), "every posting list stays sorted");
+        assert!(sorted(&inner), "every posting list stays sorted");
     }
 
     #[test]
@@ -633,11 +620,14 @@ mod tests {
         assert_eq!(keys("shared", 2), ["a-newest", "c-middle"]);
         // Thousands of rewrites with a word of their own: the holes and the words nobody holds
         // any more are renumbered away, and the answers do not change.
+        let written = |round: i64, i: i64| {
+            let value = format!("shared unique{round}x{i}");
+            record("team:x", &format!("k{i}"), &value, false, 100 + round * 10_000 + i)
+        };
         for round in 0..3 {
             for i in 0..2_000 {
-                let value = format!("shared unique{round}x{i}");
-                let r = record("team:x", &format!("k{i}"), &value, false, 100 + round * 10_000 + i);
-                index.apply(&MemoryOutcome::Written { record: r, created: round == 0 });
+                let replaced = (round > 0).then(|| written(round - 1, i));
+                index.apply(&MemoryOutcome::Written { record: written(round, i), replaced });
             }
         }
         assert_eq!(index.len(), 2_003);
@@ -648,7 +638,7 @@ mod tests {
         assert!(inner.entries.len() - inner.live <= inner.live / 4 + COMPACT_FLOOR, "holes were renumbered away");
         // 8,000 words were ever written (three rounds of 2,000 unique words, 2,000 keys).
         assert!(inner.words.len() < 6_000, "{} words kept for 2,003 entries", inner.words.len());
-        assert!(inner.postings.iter().all(|list| list.is_sorted()));
+        assert!(sorted(&inner));
         let (total, _) = index.search(&search_words("shared"), ScopeFilter::Exact("org"), 1);
         assert_eq!(total, Total { count: 3, exact: true }, "a small scope is read entry by entry");
     }

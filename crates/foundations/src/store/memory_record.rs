@@ -32,15 +32,17 @@ impl MemoryRecord {
 pub enum MemoryOutcome {
     Written {
         record: MemoryRecord,
-        created: bool,
+        /// The live record it replaced (`None`: the key is new).
+        replaced: Option<MemoryRecord>,
     },
     /// `if_version` did not match the live version (0 when absent).
-    Stale {
-        current: u64,
-    },
+    Stale { current: u64 },
     Folded {
         summary: MemoryRecord,
-        folded: Vec<String>,
+        /// A live summary under the same key that `summary` replaced.
+        replaced: Option<MemoryRecord>,
+        /// The entries folded away (archived).
+        folded: Vec<MemoryRecord>,
     },
     /// An entry of the plan changed since it was planned; nothing was applied.
     Changed,

@@ -23,6 +23,7 @@ mod rate_windows;
 mod records;
 mod rollups;
 mod tables;
+mod word_table;
 mod workflow_index;
 mod workflows;
 mod workspace;
