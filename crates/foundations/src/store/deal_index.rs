@@ -20,7 +20,7 @@ use std::sync::{Arc, RwLock, RwLockWriteGuard};
 
 use redb::{ReadableDatabase, WriteTransaction};
 
-use super::records::read_all;
+use super::records::fold_all;
 use super::tables::DEALS;
 use super::workspace::DealRecord;
 use super::{Store, StoreError};
@@ -208,8 +208,9 @@ pub struct DealIndex(RwLock<Inner>);
 
 /// The deal index over every deal of the file (`Store::open`).
 pub(crate) fn build(db: &redb::Database) -> Result<DealIndex, StoreError> {
-    let deals: Vec<DealRecord> = read_all(&db.begin_read()?, DEALS)?;
-    Ok(DealIndex::build(&deals))
+    // One deal at a time: the records are never all in memory at once (issue 27's RSS).
+    let inner = fold_all(&db.begin_read()?, DEALS, Inner::default(), |inner, d: DealRecord| inner.upsert(&d))?;
+    Ok(DealIndex(RwLock::new(inner)))
 }
 
 impl Store {
@@ -243,6 +244,7 @@ impl Store {
 }
 
 impl DealIndex {
+    #[cfg(test)]
     pub(crate) fn build(deals: &[DealRecord]) -> Self {
         let mut inner = Inner::default();
         for d in deals {
