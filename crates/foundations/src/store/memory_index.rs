@@ -91,7 +91,8 @@ const COMMON_FLOOR: usize = 1_000;
 const COMPACT_FLOOR: usize = 1_024;
 
 /// What the index keeps of one live entry: its address (the scope shared by every entry of it,
-/// the key shared with the scope's key order), its figures, and the ids of its words.
+/// the key shared with the scope's key order) and its figures; its words are only in the
+/// posting lists.
 struct Slot {
     scope: Arc<str>,
     key: Arc<str>,
@@ -123,8 +124,8 @@ impl Slot {
 /// posting list of entry ids in increasing order is also oldest to newest, and a search reads
 /// it from the newest end (`postings`). A removed entry leaves a hole; when the holes pass a
 /// quarter of the live entries the ids are renumbered in order (`compact`), which also forgets
-/// words no entry holds any more. Per entry this is about 300 bytes plus 4 per word (issue 27:
-/// a million entries in a few hundred MB, not gigabytes).
+/// words no entry holds any more. Per entry this is about 200 bytes plus 4 per word, and about
+/// 45 per distinct word (issue 27: a million entries in a few hundred MB, not gigabytes).
 #[derive(Default)]
 struct Inner {
     live: usize,
@@ -185,8 +186,8 @@ impl Inner {
         self.forget(&r.scope, &r.key);
     }
 
-    /// Drops the entry at `scope/key` from its scope and frees its id (its posting lists are
-    /// `remove`'s to clear).
+    /// Drops the entry at `scope/key` from its scope, leaving a hole at its id (its posting
+    /// lists are `remove`'s to clear).
     fn forget(&mut self, scope: &str, key: &str) {
         let Some(id) = self.id_of(scope, key) else { return };
         let Some(slot) = self.entries.get_mut(id as usize).and_then(Option::take) else { return };
