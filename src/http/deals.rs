@@ -11,6 +11,7 @@ use super::query::typed_query;
 use super::session::require;
 use crate::auth::Principal;
 use crate::deals::{self, DealFilter, DealSummary, DealUpdate, NewDeal};
+use crate::domain::paging::{MAX_PAGE, PAGE};
 use crate::domain::{CalendarDate, Role};
 use crate::state::AppState;
 
@@ -40,10 +41,6 @@ pub(crate) struct DealList {
     #[serde(skip_serializing_if = "Option::is_none")]
     next_cursor: Option<String>,
 }
-
-/// Deals per page unless `limit` says otherwise, and the most it may say.
-const PAGE: usize = 100;
-const MAX_PAGE: usize = 1_000;
 
 /// The query of `GET /api/deals`: the filters, and the page (`limit`, `cursor`).
 #[derive(Debug, Default, serde::Deserialize, schemars::JsonSchema)]

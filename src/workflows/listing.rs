@@ -16,14 +16,11 @@ use std::sync::Arc;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
+use crate::domain::paging::{MAX_PAGE, PAGE};
 use crate::domain::{WorkflowStatus, WorkflowType};
 use crate::store::{
     IdPage, LiveRow, Store, StoreError, WorkflowCursor, WorkflowIndex, WorkflowPage, WorkflowQuery, WorkflowRecord,
 };
-
-/// Items per page unless `limit` says otherwise, and the most it may say.
-pub const PAGE: usize = 100;
-pub const MAX_PAGE: usize = 1_000;
 
 /// The page of a list without filters: `GET /api/coordinator/approvals` and `…/runs`.
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]

@@ -11,9 +11,10 @@ use super::layout::page;
 use super::{Answer, Page, form_pairs, form_post, get_page, query_of, signed_in, writer};
 use crate::auth::Principal;
 use crate::domain::Decision;
+use crate::domain::paging::MAX_PAGE;
 use crate::http::error::ApiError;
 use crate::state::AppState;
-use crate::workflows::listing::{MAX_PAGE, PageQuery};
+use crate::workflows::listing::PageQuery;
 use crate::workflows::service::DecideRequest;
 use crate::workflows::views::PendingApproval;
 

@@ -6,6 +6,7 @@ mod deal;
 mod domain_name;
 mod figures;
 mod memory;
+pub mod paging;
 mod receipt;
 mod role;
 mod signal;
