@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use super::group_commit::GroupCommit;
 use super::memory_index::{IndexLoad, MemoryIndex};
 use super::memory_record::{MemoryOutcome, MemoryRecord};
+use super::records::fold_all;
 use super::tables::{MEMORY, MEMORY_ARCHIVE, MEMORY_COMPRESSIONS, MEMORY_VERSIONS, RecordTable};
 use super::{Store, StoreError, codec};
 
@@ -194,11 +195,7 @@ fn apply_fold(txn: &WriteTransaction, p: FoldPlan) -> Result<MemoryOutcome, Stor
 /// The word index, built when the store opens from every live entry, read one at a time (a
 /// million entries are never all in memory at once: issue 27's RSS).
 pub(crate) fn build_index(db: &redb::Database) -> Result<MemoryIndex, StoreError> {
-    let mut load = IndexLoad::default();
-    let txn = db.begin_read()?;
-    for entry in txn.open_table(MEMORY)?.iter()? {
-        load.add(&codec::decode(entry?.1.value())?);
-    }
+    let load = fold_all(&db.begin_read()?, MEMORY, IndexLoad::default(), |load, r: MemoryRecord| load.add(&r))?;
     Ok(load.done())
 }
 

@@ -243,10 +243,9 @@ impl Inner {
         self.entries.get(id as usize).and_then(Option::as_ref)
     }
 
-    /// Renumbers the live entries in `order` (old ids; holes are skipped) as 0, 1, 2, …. The
-    /// posting lists are rebuilt from the entries' words (sorted and exactly sized), and the
-    /// words no entry holds any more are forgotten (the others keep their order, so every
-    /// entry's word ids stay sorted).
+    /// Renumbers the live entries in `order` (old ids; holes are skipped) as 0, 1, 2, …, in
+    /// the slots, the scopes and the posting lists (`WordTable::renumber_entries`, which also
+    /// forgets the words no entry holds any more).
     fn compact(&mut self, order: Vec<u32>) {
         let mut new_id = vec![u32::MAX; self.entries.len()];
         let mut entries = Vec::with_capacity(self.live);
@@ -282,23 +281,7 @@ impl Inner {
     /// the posting lists merged (for a pick, which wants all of them).
     fn scored(&self, asked: &HashSet<String>, filter: ScopeFilter, distinctive: bool) -> Vec<Hit> {
         let lists: Vec<&[u32]> = self.lists(asked, distinctive).into_iter().map(|(_, list)| list).collect();
-        let mut at = vec![0usize; lists.len()];
-        let mut scored = Vec::new();
-        loop {
-            let next = lists.iter().zip(&at).filter_map(|(list, i)| list.get(*i)).min().copied();
-            let Some(id) = next else { break };
-            let mut score = 0;
-            for (list, i) in lists.iter().zip(at.iter_mut()) {
-                if list.get(*i) == Some(&id) {
-                    score += 1;
-                    *i += 1;
-                }
-            }
-            if self.slot(id).is_some_and(|e| filter.admits(&e.scope)) {
-                scored.push(Hit { score, id });
-            }
-        }
-        scored
+        postings::union(&lists).filter(|hit| self.slot(hit.id).is_some_and(|e| filter.admits(&e.scope))).collect()
     }
 
     /// The best `limit` entries holding asked words in `filter` (most words, then the most

@@ -146,25 +146,45 @@ fn best_hits(best: Best, limit: usize) -> Vec<Hit> {
     if limit == 0 { Vec::new() } else { best.best_first() }
 }
 
+/// The union of `lists` in increasing id order, each id with how many lists hold it.
+pub(crate) struct Union<'a> {
+    lists: &'a [&'a [u32]],
+    at: Vec<usize>,
+    /// List elements consumed so far.
+    read: usize,
+}
+
+pub(crate) fn union<'a>(lists: &'a [&'a [u32]]) -> Union<'a> {
+    Union { lists, at: vec![0; lists.len()], read: 0 }
+}
+
+impl Iterator for Union<'_> {
+    type Item = Hit;
+
+    fn next(&mut self) -> Option<Hit> {
+        let id = self.lists.iter().zip(&self.at).filter_map(|(list, i)| list.get(*i)).min().copied()?;
+        let mut score = 0;
+        for (list, i) in self.lists.iter().zip(self.at.iter_mut()) {
+            if list.get(*i) == Some(&id) {
+                *i += 1;
+                score += 1;
+            }
+        }
+        self.read += score as usize;
+        Some(Hit { score, id })
+    }
+}
+
 /// How many ids of the union of `lists` `admits` accepts, reading at most `COUNT_WORK` list
 /// elements.
 pub(crate) fn count(lists: &[&[u32]], admits: impl Fn(u32) -> bool) -> Total {
-    let mut at = vec![0usize; lists.len()];
-    let (mut found, mut read) = (0, 0);
-    loop {
-        let next = lists.iter().zip(&at).filter_map(|(list, i)| list.get(*i)).min().copied();
-        let Some(id) = next else { return Total { count: found, exact: true } };
-        if read >= COUNT_WORK {
-            return Total { count: found, exact: false };
-        }
-        for (list, i) in lists.iter().zip(at.iter_mut()) {
-            if list.get(*i) == Some(&id) {
-                *i += 1;
-                read += 1;
-            }
-        }
-        found += usize::from(admits(id));
+    let mut ids = union(lists);
+    let mut found = 0;
+    while ids.read < COUNT_WORK {
+        let Some(hit) = ids.next() else { return Total { count: found, exact: true } };
+        found += usize::from(admits(hit.id));
     }
+    Total { count: found, exact: ids.next().is_none() }
 }
 
 #[cfg(test)]
