@@ -41,6 +41,7 @@
 
 pub mod admin;
 pub mod app;
+pub mod audit;
 pub mod auth;
 pub mod backup;
 pub mod brain;

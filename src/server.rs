@@ -39,6 +39,7 @@ use tracing::Instrument;
 pub use conn::TimedBody;
 use conn::{AcceptBackoff, ConnectionGate, Mode};
 
+use crate::auth::Channel;
 use crate::config::ConnectionSettings;
 use crate::http::error::ApiError;
 use crate::http::filters::{ClientIp, PeerAddr};
@@ -128,7 +129,8 @@ where
     async fn route(self, mut req: Request<RequestBody>, path: &str, peer: SocketAddr) -> HttpResponse {
         let client = rate_limit::client_ip(peer, req.headers(), &self.state.config().trusted_proxies);
         // The one verification of a workspace token per request.
-        let caller = session::verified_up_front(path).then(|| session::principal_of(&self.state, req.headers()).ok());
+        let caller = session::verified_up_front(path)
+            .then(|| session::principal_of(&self.state, req.headers()).ok().map(|p| p.via(Channel::Api, Some(client))));
         if let Some(Some(principal)) = &caller {
             tracing::Span::current().record("principal", principal.sub.as_str());
         }

@@ -12,6 +12,8 @@ pub async fn create(state: &AppState, out: &Path) -> AdminReply {
     }
     match crate::backup::create_online(state.store(), out).await {
         Ok(report) => {
+            let detail = [("records", report.records.to_string())];
+            crate::audit::record_cli(state.store(), "backup.create", &report.path.display().to_string(), &detail).await;
             tracing::info!(path = %report.path.display(), records = report.records, ms = report.millis, "backup written");
             AdminReply::ok(report.describe("backup"), serde_json::to_value(&report).unwrap_or_default())
         }

@@ -1,6 +1,7 @@
 //! `gtms invites create|list|revoke` over the admin channel.
 
 use super::AdminReply;
+use crate::audit;
 use crate::domain::{Role, TeamId};
 use crate::state::AppState;
 
@@ -11,6 +12,12 @@ fn now(state: &AppState) -> i64 {
 pub async fn create(state: &AppState, role: Role, name: &str, team: Option<TeamId>) -> AdminReply {
     match state.sessions().create_invite(role, name, team, now(state)).await {
         Ok((code, summary)) => {
+            let detail = [
+                ("role", summary.role.as_str().to_owned()),
+                ("name", summary.name.clone()),
+                ("team", summary.team.as_ref().map_or_else(String::new, |t| t.to_string())),
+            ];
+            audit::record_cli(state.store(), "invite.create", &summary.id, &detail).await;
             let team = summary.team.as_ref().map(|t| format!(", team {t}")).unwrap_or_default();
             let message = format!(
                 "{code}\n\ninvite {} ({}{team}) for {:?}. This is the only time the code is shown; hand it over now.",
@@ -51,10 +58,13 @@ pub async fn list(state: &AppState) -> AdminReply {
 
 pub async fn revoke(state: &AppState, id: &str) -> AdminReply {
     match state.sessions().revoke_invite(id, now(state)).await {
-        Ok(s) => AdminReply::ok(
-            format!("revoked invite {} and ended its sessions", s.id),
-            serde_json::to_value(&s).unwrap_or_default(),
-        ),
+        Ok(s) => {
+            audit::record_cli(state.store(), "invite.revoke", &s.id, &[]).await;
+            AdminReply::ok(
+                format!("revoked invite {} and ended its sessions", s.id),
+                serde_json::to_value(&s).unwrap_or_default(),
+            )
+        }
         Err(e) => AdminReply::error(e.to_string()),
     }
 }

@@ -1,6 +1,7 @@
 //! `gtms keys create|list|revoke` over the admin channel.
 
 use super::AdminReply;
+use crate::audit;
 use crate::state::AppState;
 
 fn now(state: &AppState) -> i64 {
@@ -16,6 +17,8 @@ fn when(ts: Option<i64>) -> String {
 pub async fn create(state: &AppState, tenant: &crate::domain::Tenant, name: &str) -> AdminReply {
     match state.api_keys().create(tenant, name, now(state)).await {
         Ok((key, summary)) => {
+            let detail = [("tenant", summary.tenant.to_string()), ("name", summary.name.clone())];
+            audit::record_cli(state.store(), "key.create", &summary.id, &detail).await;
             let message = format!(
                 "{key}\n\nkey id {} for tenant {:?}. This is the only time the key is shown; store it now.",
                 summary.id, summary.tenant
@@ -55,6 +58,8 @@ pub async fn list(state: &AppState) -> AdminReply {
 pub async fn revoke(state: &AppState, id: &str) -> AdminReply {
     match state.api_keys().revoke(id, now(state)).await {
         Ok(summary) => {
+            audit::record_cli(state.store(), "key.revoke", &summary.id, &[("tenant", summary.tenant.to_string())])
+                .await;
             AdminReply::ok(format!("revoked key {}", summary.id), serde_json::to_value(&summary).unwrap_or_default())
         }
         Err(e) => AdminReply::error(e.to_string()),

@@ -3,6 +3,7 @@
 //! socket beside the data file (mode 0600, JSON lines); with the server stopped the CLI opens
 //! the file itself. Both paths call the same `execute`, so a command behaves the same either way.
 
+mod audit;
 mod backup;
 pub mod client;
 mod invites;
@@ -15,6 +16,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::domain::Role;
 use crate::state::AppState;
+pub use audit::AuditFormat;
 
 /// A command sent over the admin socket.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -52,6 +54,13 @@ pub enum AdminRequest {
     },
     /// Remove what the demo's simulated team created (server stopped).
     DemoReset,
+    /// Every audit record, oldest first, as JSON lines or CSV.
+    AuditExport {
+        #[serde(default)]
+        format: AuditFormat,
+    },
+    /// Walk the audit log's hash chain and name the first broken link.
+    AuditVerify,
 }
 
 /// The answer: `ok`, a human line, and structured data for `--json` output and tests.
@@ -91,6 +100,8 @@ pub async fn execute(state: &AppState, request: AdminRequest) -> AdminReply {
         AdminRequest::InvitesRevoke { id } => invites::revoke(state, &id).await,
         AdminRequest::Backup { out } => backup::create(state, &out).await,
         AdminRequest::DemoReset => demo_reset(state).await,
+        AdminRequest::AuditExport { format } => audit::export(state, format).await,
+        AdminRequest::AuditVerify => audit::verify(state).await,
     }
 }
 

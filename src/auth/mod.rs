@@ -9,7 +9,7 @@ mod principal;
 pub mod secrets;
 pub mod sessions;
 
-pub use principal::{AdminProof, Forbidden, Principal, SystemProof};
+pub use principal::{AdminProof, Channel, Forbidden, Origin, Principal, SystemProof};
 
 use crate::error::{ErrorKind, ServiceError};
 use crate::store::StoreError;

@@ -41,6 +41,44 @@ pub struct Principal {
     pub name: String,
     /// The user's team, whose `team:<id>` memory the Brain injects.
     pub team: Option<TeamId>,
+    /// Where the request came from (what the audit log records as `from`).
+    pub origin: Origin,
+}
+
+/// The face a request came through and, where the face knows it, the client's address.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Origin {
+    pub channel: Channel,
+    pub ip: Option<std::net::IpAddr>,
+}
+
+/// The faces a workspace caller uses.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Channel {
+    #[default]
+    Api,
+    Console,
+    Mcp,
+}
+
+impl Channel {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Channel::Api => "api",
+            Channel::Console => "console",
+            Channel::Mcp => "mcp",
+        }
+    }
+}
+
+impl std::fmt::Display for Origin {
+    /// `api 10.0.0.7`, or the channel alone when the address is not known.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.ip {
+            Some(ip) => write!(f, "{} {ip}", self.channel.as_str()),
+            None => f.write_str(self.channel.as_str()),
+        }
+    }
 }
 
 /// A caller whose role does not allow the operation.
@@ -93,6 +131,11 @@ impl SystemProof {
 }
 
 impl Principal {
+    /// The same caller, known to have come through `channel` from `ip`.
+    pub fn via(self, channel: Channel, ip: Option<std::net::IpAddr>) -> Self {
+        Self { origin: Origin { channel, ip }, ..self }
+    }
+
     /// The proof a write needs, when this caller is an admin.
     pub fn require_admin(&self) -> Result<AdminProof<'_>, Forbidden> {
         if self.role.satisfies(Role::Admin) {
@@ -108,7 +151,7 @@ mod tests {
     use super::*;
 
     fn principal(role: Role) -> Principal {
-        Principal { sub: "u".into(), role, name: "n".into(), team: None }
+        Principal { sub: "u".into(), role, name: "n".into(), team: None, origin: Origin::default() }
     }
 
     #[test]

@@ -275,7 +275,13 @@ impl Sessions {
         if state.revoked || state.version != claims.ver || state.role != claims.role {
             return Err(AuthError::InvalidCredentials);
         }
-        Ok(Principal { sub: claims.sub, role: claims.role, name: state.name.clone(), team: state.team.clone() })
+        Ok(Principal {
+            sub: claims.sub,
+            role: claims.role,
+            name: state.name.clone(),
+            team: state.team.clone(),
+            origin: super::Origin::default(),
+        })
     }
 }
 

@@ -69,8 +69,13 @@ async fn the_context_stays_within_budget_with_30k_org_entries_and_500_messages()
         super::Llm::from_settings(&crate::config::LlmLayer::default().validate().expect("demo"), store.clock().clone())
             .expect("demo model");
     let directory = Directory::build(&registry_json().unwrap_or_default(), &AssetTable::embedded()).expect("dir");
-    let principal =
-        Principal { sub: "u1".into(), role: Role::Viewer, name: "u".into(), team: TeamId::parse("sales").ok() };
+    let principal = Principal {
+        sub: "u1".into(),
+        role: Role::Viewer,
+        name: "u".into(),
+        team: TeamId::parse("sales").ok(),
+        origin: Default::default(),
+    };
     let reply =
         chat(&store, &llm, &directory, &principal, "What do we know about pricing objections?", &Default::default())
             .await

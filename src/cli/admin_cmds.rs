@@ -2,8 +2,8 @@
 //! the admin channel, or — when no server runs and the command allows it — the same request
 //! executed in this process on the data file.
 
-use super::{CliError, DataArgs, InvitesAction, KeysAction, load_config, runtime};
-use crate::admin::{self, AdminReply, AdminRequest};
+use super::{AuditAction, CliError, DataArgs, InvitesAction, KeysAction, load_config, runtime};
+use crate::admin::{self, AdminReply, AdminRequest, AuditFormat};
 use crate::config::Config;
 use crate::state::AppState;
 use crate::store::Store;
@@ -30,6 +30,14 @@ pub(super) fn invites(data: &DataArgs, action: InvitesAction) -> Result<(), CliE
         InvitesAction::Revoke { id } => (AdminRequest::InvitesRevoke { id }, false),
     };
     data_command(data, request, json)
+}
+
+/// `gtms audit [--format jsonl|csv]` and `gtms audit verify`.
+pub(super) fn audit(data: &DataArgs, format: AuditFormat, action: Option<AuditAction>) -> Result<(), CliError> {
+    match action {
+        None => data_command(data, AdminRequest::AuditExport { format }, false),
+        Some(AuditAction::Verify { data }) => data_command(&data, AdminRequest::AuditVerify, false),
+    }
 }
 
 /// `gtms demo-reset`: on the data file, with the server stopped (a running server refuses).

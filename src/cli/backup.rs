@@ -75,6 +75,12 @@ pub(super) fn restore(args: RestoreArgs) -> Result<(), CliError> {
         })
         .map_err(CliError::runtime)?
         .map_err(CliError::runtime)?;
+    runtime.block_on(async {
+        let store = crate::store::Store::open(&args.data).map_err(CliError::runtime)?;
+        let detail = [("records", report.records.to_string())];
+        crate::audit::record_cli(&store, "restore", &args.input.display().to_string(), &detail).await;
+        Ok::<_, CliError>(())
+    })?;
     let kept = match &report.previous {
         Some(p) => format!("; the previous data file is kept as {}", p.display()),
         None => String::new(),

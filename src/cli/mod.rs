@@ -16,6 +16,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 
+use crate::admin::AuditFormat;
 use crate::config::{Config, ConfigError, Layer};
 use crate::domain::{Role, TeamId, Tenant};
 
@@ -79,6 +80,18 @@ enum Command {
         #[command(subcommand)]
         action: InvitesAction,
     },
+    /// Print the audit log of admin actions, oldest first (works with the server running or
+    /// stopped); `gtms audit verify` walks its hash chain.
+    #[command(args_conflicts_with_subcommands = true)]
+    Audit {
+        #[command(flatten)]
+        data: DataArgs,
+        /// `jsonl` (one record per line, what hashes are computed from) or `csv`.
+        #[arg(long, value_enum, default_value_t = AuditFormat::Jsonl)]
+        format: AuditFormat,
+        #[command(subcommand)]
+        action: Option<AuditAction>,
+    },
     /// Remove what the demo's simulated team created: its workflows, their ledger rows,
     /// notifications and memory entries (server stopped; nothing a person entered is touched).
     DemoReset(DataArgs),
@@ -124,6 +137,15 @@ fn parse_team(s: &str) -> Result<TeamId, String> {
 
 fn parse_role(s: &str) -> Result<Role, String> {
     Role::parse(s).ok_or_else(|| format!("{s:?} is not a role (admin or viewer)"))
+}
+
+#[derive(Debug, Subcommand)]
+enum AuditAction {
+    /// Walk the hash chain from the first record; exit 1 naming the first broken link.
+    Verify {
+        #[command(flatten)]
+        data: DataArgs,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -278,6 +300,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Worker(args) => worker::worker(args),
         Command::Keys { data, action } => admin_cmds::keys(&data, action),
         Command::Invites { data, action } => admin_cmds::invites(&data, action),
+        Command::Audit { data, format, action } => admin_cmds::audit(&data, format, action),
         Command::DemoReset(data) => admin_cmds::demo_reset(&data),
         Command::DemoGenerate { out } => data_cmds::demo_generate(&out),
         Command::Ingest { seed, out, base_url } => data_cmds::ingest(&seed, &out, &base_url),

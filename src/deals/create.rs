@@ -351,7 +351,11 @@ pub async fn create(
     if let Some(slug) = draft.company_slug.as_deref().filter(|s| !known_company(s)) {
         return Err(DealError::UnknownCompany(slug.to_owned()));
     }
-    insert(store, draft, "created", today).await
+    let deal = insert(store, draft, "created", today).await?;
+    let detail =
+        [("accountName", deal.summary.account_name.clone()), ("stage", deal.summary.stage.as_str().to_owned())];
+    crate::audit::record(store, admin, "deal.create", &deal.summary.id, &detail).await;
+    Ok(deal)
 }
 
 /// Writes a checked draft as a new deal whose history starts `<action> in <stage>`, and

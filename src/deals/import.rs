@@ -74,6 +74,15 @@ pub async fn import(
         deals: written.iter().map(DealSummary::from).collect(),
     };
     tracing::info!(rows = total, created = report.created, updated = report.updated, dry_run, "deals imported");
+    if !dry_run {
+        let detail = [
+            ("rows", total.to_string()),
+            ("created", report.created.to_string()),
+            ("updated", report.updated.to_string()),
+            ("unchanged", report.unchanged.to_string()),
+        ];
+        crate::audit::record(store, admin, "deal.import", "deals", &detail).await;
+    }
     Ok(report)
 }
 

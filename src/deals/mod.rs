@@ -4,7 +4,7 @@
 //! the demo's simulated team opens and moves (`simulated`).
 
 mod create;
-mod csv;
+pub(crate) mod csv;
 mod import;
 mod simulated;
 mod update;

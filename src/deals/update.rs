@@ -35,7 +35,24 @@ pub async fn update(
     today: CalendarDate,
 ) -> Result<DealDetail, DealError> {
     check_text(&update)?;
-    change(store, id, move |deal| apply(deal, update, today)).await
+    let fields = changed_fields(&update);
+    let deal = change(store, id, move |deal| apply(deal, update, today)).await?;
+    let detail = [("fields", fields), ("stage", deal.summary.stage.as_str().to_owned())];
+    crate::audit::record(store, admin, "deal.update", id, &detail).await;
+    Ok(deal)
+}
+
+/// The fields an update sets, by their API names (what the audit log records).
+fn changed_fields(update: &DealUpdate) -> String {
+    let set = [
+        ("stage", update.stage.is_some()),
+        ("nextStep", update.next_step.is_some()),
+        ("champion", update.champion.is_some()),
+        ("championStatus", update.champion_status.is_some()),
+        ("probability", update.probability.is_some()),
+        ("closeDate", update.close_date.is_some()),
+    ];
+    set.iter().filter(|(_, is_set)| *is_set).map(|(name, _)| *name).collect::<Vec<_>>().join(",")
 }
 
 /// Changes deal `id` as `change` says inside one store transaction (which sees the current

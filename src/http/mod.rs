@@ -3,6 +3,7 @@
 
 pub mod api_doc;
 pub mod assets;
+mod audit;
 mod brain;
 mod client_config;
 mod console;
@@ -50,6 +51,7 @@ pub fn routes(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = s
         family(login::routes(state.clone())),
         family(client_config::routes(state.clone())),
         family(deals::routes(state.clone())),
+        family(audit::routes(state.clone())),
         family(metrics::routes(state.clone())),
         family(memory::routes(state.clone())),
         family(brain::routes(state.clone())),

@@ -138,7 +138,11 @@ pub async fn authenticate(state: &AppState, token: Option<&str>) -> Result<Calle
             Err(e) => Err(Refusal::Service(Box::new(e))),
         };
     }
-    state.sessions().authenticate(token).map(Caller::Workspace).map_err(|_| unauthorized())
+    state
+        .sessions()
+        .authenticate(token)
+        .map(|p| Caller::Workspace(p.via(crate::auth::Channel::Mcp, None)))
+        .map_err(|_| unauthorized())
 }
 
 /// The raw toolset selection: the `X-MCP-Toolsets` header wins over `?toolsets=`.

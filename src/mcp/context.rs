@@ -57,7 +57,7 @@ pub struct Selection {
 impl Selection {
     /// Every toolset the caller may use (the default when nothing is selected).
     pub fn default_for(caller: &Caller) -> Self {
-        let toolsets = Toolset::ALL.into_iter().filter(|t| caller.may_use(*t)).collect();
+        let toolsets = Toolset::DEFAULT.into_iter().filter(|t| caller.may_use(*t)).collect();
         Self { toolsets, read_only: false }
     }
 
@@ -73,7 +73,7 @@ impl Selection {
             if lower == READONLY_PRESET {
                 read_only = true;
             } else if lower == "all" {
-                toolsets.extend(Toolset::ALL.into_iter().filter(|t| caller.may_use(*t)));
+                toolsets.extend(Toolset::DEFAULT.into_iter().filter(|t| caller.may_use(*t)));
             } else {
                 match Toolset::parse(&lower) {
                     Some(t) => {
@@ -138,7 +138,13 @@ mod tests {
     }
 
     fn admin() -> Caller {
-        Caller::Workspace(Principal { sub: "u".into(), role: Role::Admin, name: "a".into(), team: None })
+        Caller::Workspace(Principal {
+            sub: "u".into(),
+            role: Role::Admin,
+            name: "a".into(),
+            team: None,
+            origin: Default::default(),
+        })
     }
 
     #[test]

@@ -62,10 +62,12 @@ pub struct CompressionReport {
 pub async fn compress(
     store: &Store,
     llm: &Llm,
-    _admin: AdminProof<'_>,
+    admin: AdminProof<'_>,
     worker_id: &str,
 ) -> Result<CompressionReport, MemoryError> {
-    compress_worker(store, llm, worker_id).await
+    let report = compress_worker(store, llm, worker_id).await?;
+    crate::audit::record(store, admin, "memory.compress", worker_id, &[]).await;
+    Ok(report)
 }
 
 fn clip_bytes(mut text: String, max: usize) -> String {

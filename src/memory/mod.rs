@@ -86,7 +86,11 @@ pub async fn write(
     admin: AdminProof<'_>,
     request: WriteRequest,
 ) -> Result<(MemoryEntry, bool), MemoryError> {
-    write_entry(store, &user_author(admin.principal()), request).await
+    let (entry, created) = write_entry(store, &user_author(admin.principal()), request).await?;
+    let target = format!("{}/{}", entry.scope, entry.key);
+    let detail = [("version", entry.version.to_string()), ("created", created.to_string())];
+    crate::audit::record(store, admin, "memory.write", &target, &detail).await;
+    Ok((entry, created))
 }
 
 /// A write by the appliance itself (a workflow step), recorded under its author.

@@ -204,13 +204,15 @@ impl Workflows {
         let new = NewWorkflow { id: new_id(kind), worker: worker.id.clone(), params: request.params, parent: None };
         let started = self.engine.start(new).await?;
         tracing::debug!(workflow = %started.id, %kind, "workflow started");
+        let detail = [("worker", worker.id.clone()), ("type", kind.as_str().to_owned())];
+        crate::audit::record(&self.store, admin, "workflow.start", &started.id, &detail).await;
         Ok(StartReply { workflow_id: started.id, status: "started".into(), worker: worker.id })
     }
 
     /// Starts a coordinator run toward `goal` (admin).
     pub async fn run_coordinator(
         &self,
-        _admin: AdminProof<'_>,
+        admin: AdminProof<'_>,
         request: RunRequest,
     ) -> Result<RunStarted, WorkflowError> {
         let goal = request.goal.trim();
@@ -221,6 +223,7 @@ impl Workflows {
         }
         let params = WorkflowParams::Coordinator(CoordinatorParams { goal: goal.to_owned() });
         let id = self.start_internal("coordinator", params).await?;
+        crate::audit::record(&self.store, admin, "coordinator.run", &id, &[("goal", goal.to_owned())]).await;
         Ok(RunStarted { run_id: super::views::run_id(&id), workflow_id: id, status: "started".into() })
     }
 
@@ -307,6 +310,9 @@ impl Workflows {
             by: format!("user:{}", admin.principal().sub),
         };
         let record = self.engine.signal(id, signal).await?;
+        let detail =
+            [("decision", request.decision.as_str().to_owned()), ("status", record.status.as_str().to_owned())];
+        crate::audit::record(&self.store, admin, "approval.decide", &record.id, &detail).await;
         Ok(DecisionReply { workflow_id: record.id, decision: request.decision, status: record.status })
     }
 

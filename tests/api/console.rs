@@ -184,7 +184,8 @@ async fn console_routes_redirect_refuse_and_show_problems_over_http() {
     let slug = index["companies"][0]["slug"].as_str().expect("a company");
     let pages =
         ["/app/chat", "/app/workers", "/app/workers/onboarding-manager", "/app/approvals", "/app/deals", "/app/memory"];
-    let pages = pages.map(str::to_owned).into_iter().chain(["/app/metrics".into(), format!("/app/companies/{slug}")]);
+    let pages = pages.map(str::to_owned).into_iter().chain(["/app/audit".into()]);
+    let pages = pages.chain(["/app/metrics".into(), format!("/app/companies/{slug}")]);
     for path in pages {
         let page = client.get(app.url(&path)).header("cookie", format!("gtms_session={admin}")).send().await;
         let page = page.expect("get");

@@ -74,6 +74,7 @@ async fn every_console_page_passes_axe_in_light_and_dark() {
         "/app/workers".to_owned(),
         format!("/app/workers/{worker}"),
         "/app/approvals".to_owned(),
+        "/app/audit".to_owned(),
         "/app/deals".to_owned(),
         "/app/deals?view=list".to_owned(),
         format!("/app/deals/{deal}"),

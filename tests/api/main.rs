@@ -1,6 +1,7 @@
 //! End-to-end tests: the real app (or the real binary) on a random loopback port, spoken to
 //! over HTTP. One module per feature area.
 
+mod audit;
 mod auth;
 mod backup;
 mod binary;
@@ -11,6 +12,7 @@ mod company_files;
 mod company_pages;
 mod console;
 mod console_a11y;
+mod console_audit;
 mod console_chat;
 mod console_companies;
 mod console_memory;

@@ -78,8 +78,13 @@ pub(crate) struct RawSession {
 
 impl RawSession {
     pub(crate) async fn open(base: &str, bearer: &str) -> RawSession {
+        Self::open_at(base, "/mcp", bearer).await
+    }
+
+    /// A session opened at `path` (`/mcp?toolsets=...`).
+    pub(crate) async fn open_at(base: &str, path: &str, bearer: &str) -> RawSession {
         let client = reqwest::Client::new();
-        let (url, auth) = (format!("{base}/mcp"), format!("Bearer {bearer}"));
+        let (url, auth) = (format!("{base}{path}"), format!("Bearer {bearer}"));
         let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
             "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}});
         let res = client

@@ -148,6 +148,13 @@ async fn onboarding_waits_for_approval_and_decisions_are_checked() {
         (Some(id.as_str()), Some("approve"), Some("running"))
     );
     assert_envelope(decide(&app, &admin, &id, "approve").await, 409, "conflict").await;
+    let audited = ok(call(&app, &admin, Method::GET, &format!("/api/audit?target={id}"), None).await, 200).await;
+    let entries = audited["entries"].as_array().expect("entries");
+    let recorded: Vec<(&str, &str)> = entries
+        .iter()
+        .map(|e| (e["action"].as_str().unwrap_or(""), e["detail"]["decision"].as_str().unwrap_or("")))
+        .collect();
+    assert_eq!(recorded, [("approval.decide", "approve"), ("workflow.start", "")], "{audited}");
     let w = wait_for(&app, &admin, &id, status_is("completed")).await;
     assert_eq!(w["steps"].as_array().expect("steps").len(), 5, "{w}");
     assert_eq!(w["approval"]["decision"], "approve");

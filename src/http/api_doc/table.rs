@@ -121,6 +121,16 @@ pub static ROUTES: &[Route] = &[
         .success(&[303])
         .errors(&[403, 409])
         .no_fuzz(CONSOLE_FORM),
+    Route::new(
+        Get,
+        "/app/audit",
+        "consoleAudit",
+        "The audit log, newest first, filtered by action, actor or target (admin)",
+    )
+    .tag(CONSOLE)
+    .content(HTML)
+    .success(&[200, 303])
+    .errors(&[400, 403]),
     Route::new(Get, "/app/chat", "consoleChat", "The signed-in person's Brain thread and message box")
         .tag(CONSOLE)
         .content(HTML)
@@ -216,6 +226,11 @@ pub static ROUTES: &[Route] = &[
         .tag(OPS)
         .auth(Auth::Session)
         .json(schema::<crate::http::client_config::ClientConfig>),
+    Route::new(Get, "/api/audit", "auditList", "The audit log of admin actions, newest first (admin)")
+        .tag(OPS)
+        .auth(Auth::Admin)
+        .query(inline::<crate::audit::AuditListQuery>)
+        .json(schema::<crate::audit::AuditList>),
     Route::new(Get, "/api/tasks/status", "tasksStatus", "The scheduler's jobs: schedule, last run, next run")
         .tag(OPS)
         .auth(Auth::Session)

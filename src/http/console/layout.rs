@@ -18,6 +18,9 @@ const NAV: [(&str, &str); 8] = [
     ("/status", "Status"),
 ];
 
+/// The audit log's page, listed (before Status) for admins only.
+const AUDIT_PATH: &str = "/app/audit";
+
 /// A whole page: `title`, the signed-in person (none on the sign-in page), the number of
 /// approvals waiting (shown beside "Approvals" when known), and `main`.
 pub fn page(title: &str, who: Option<&Principal>, pending: Option<usize>, current: &str, main: Markup) -> Markup {
@@ -42,6 +45,9 @@ pub fn page(title: &str, who: Option<&Principal>, pending: Option<usize>, curren
                         nav aria-label="Console" {
                             ul {
                                 @for (path, label) in NAV {
+                                    @if path == "/status" && who.require_admin().is_ok() {
+                                        li { a href=(AUDIT_PATH) aria-current=[(AUDIT_PATH == current).then_some("page")] { "Audit" } }
+                                    }
                                     li {
                                         a href=(path) aria-current=[(path == current).then_some("page")] {
                                             (label)

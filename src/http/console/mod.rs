@@ -7,6 +7,7 @@
 
 mod approvals;
 mod assets;
+mod audit;
 mod chat;
 mod companies;
 mod deals;
@@ -112,7 +113,7 @@ fn url_encode(text: &str) -> String {
 
 /// The signed-in person, or the redirect to the sign-in page.
 fn signed_in(state: &AppState, headers: &HeaderMap, path: &str) -> Result<Principal, Answer> {
-    principal_of(state, headers).map_err(|_| to_login(path))
+    principal_of(state, headers).map(|p| p.via(crate::auth::Channel::Console, None)).map_err(|_| to_login(path))
 }
 
 /// The signed-in person who may write: signed in, and the form came from this appliance.
@@ -207,6 +208,7 @@ pub fn routes(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = R
         .chain(chat::routes(state.clone()))
         .chain(workers::routes(state.clone()))
         .chain(approvals::routes(state.clone()))
+        .chain(audit::routes(state.clone()))
         .chain(deals::routes(state.clone()))
         .chain(memory::routes(state.clone()))
         .chain(metrics::routes(state.clone()))

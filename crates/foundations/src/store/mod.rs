@@ -5,6 +5,7 @@
 //! so a caller may acknowledge the write. This module imports no face and no service.
 
 mod api_keys;
+mod audit;
 pub mod backup;
 mod brain;
 pub(crate) mod codec;
@@ -36,6 +37,7 @@ use redb::Database;
 use crate::clock::{SharedClock, SystemClock};
 
 pub use api_keys::{ApiKeyRecord, UsageDelta};
+pub use audit::{AuditBreak, AuditEntry, AuditPage, AuditQuery, AuditRecord, AuditVerdict, GENESIS as AUDIT_GENESIS};
 pub use brain::{ChatRecord, ModelCall, SUMMARY_ROLE, Summarize, ThreadRecord};
 pub use codec::{CodecError, SCHEMA_VERSION};
 pub use deal_index::{DealIndex, DealPage, DealQuery, DealRow, DealTally};

@@ -58,12 +58,16 @@ pub const WORKFLOWS: TableDefinition<&str, &[u8]> = TableDefinition::new("workfl
 /// Team-chat notifications by id (`OutboxRecord`).
 pub const OUTBOX: TableDefinition<&str, &[u8]> = TableDefinition::new("outbox");
 
+/// The audit log: sequence number -> `AuditRecord` (hash-chained, append-only).
+pub const AUDIT: TableDefinition<u64, &[u8]> = TableDefinition::new("audit");
+
 /// Opens every table once so readers never meet a missing table.
 pub fn create_all(txn: &WriteTransaction) -> Result<(), StoreError> {
     txn.open_table(META)?;
     txn.open_table(API_KEYS)?;
     txn.open_table(KEY_USAGE)?;
     txn.open_table(INVITES)?;
+    txn.open_table(AUDIT)?;
     for table in [WORKERS, DEALS, ACCOUNTS, RUNS, TOKENS, ROLLUPS, JOB_RUNS] {
         txn.open_table(table)?;
     }
