@@ -1,11 +1,12 @@
 //! The `[workflows]` settings (file) and `GTMS_WORKFLOW_*` / `GTMS_SLA_*` /
-//! `GTMS_NOTIFY_WEBHOOK_URL` (environment): executors of the demo engine, activity retries,
-//! SLA timers by ticket priority, and the team-chat webhook (a `Secret`).
+//! `GTMS_APPROVAL_EXPIRY_*` / `GTMS_NOTIFY_WEBHOOK_URL` (environment): executors of the demo
+//! engine, activity retries, SLA timers by ticket priority, how long approvals stay open (per
+//! workflow type where set; 0 = never expire), and the team-chat webhook (a `Secret`).
 
 use serde::Deserialize;
 
 use super::{ConfigError, Secret, invalid, number};
-use crate::workflows::SlaTimers;
+use crate::workflows::Deadlines;
 
 /// The validated workflow settings.
 #[derive(Debug, Clone, PartialEq)]
@@ -19,7 +20,7 @@ pub struct WorkflowSettings {
     pub retry_max_ms: u64,
     /// Longest an activity may run before the attempt counts as failed.
     pub activity_timeout_secs: u64,
-    pub sla: SlaTimers,
+    pub sla: Deadlines,
     /// A Slack-compatible incoming webhook; without one notifications stay in the outbox.
     pub notify_webhook_url: Option<Secret>,
 }
@@ -37,6 +38,9 @@ pub struct WorkflowLayer {
     pub sla_normal_secs: Option<u64>,
     pub sla_high_secs: Option<u64>,
     pub sla_urgent_secs: Option<u64>,
+    pub approval_expiry_secs: Option<u64>,
+    pub approval_expiry_client_onboarding_secs: Option<u64>,
+    pub approval_expiry_content_generation_secs: Option<u64>,
     pub notify_webhook_url: Option<Secret>,
 }
 
@@ -62,6 +66,9 @@ impl WorkflowLayer {
             sla_normal_secs,
             sla_high_secs,
             sla_urgent_secs,
+            approval_expiry_secs,
+            approval_expiry_client_onboarding_secs,
+            approval_expiry_content_generation_secs,
             notify_webhook_url
         )
     }
@@ -78,6 +85,9 @@ impl WorkflowLayer {
             sla_normal_secs: number(get, "GTMS_SLA_NORMAL_SECS")?,
             sla_high_secs: number(get, "GTMS_SLA_HIGH_SECS")?,
             sla_urgent_secs: number(get, "GTMS_SLA_URGENT_SECS")?,
+            approval_expiry_secs: number(get, "GTMS_APPROVAL_EXPIRY_SECS")?,
+            approval_expiry_client_onboarding_secs: number(get, "GTMS_APPROVAL_EXPIRY_CLIENT_ONBOARDING_SECS")?,
+            approval_expiry_content_generation_secs: number(get, "GTMS_APPROVAL_EXPIRY_CONTENT_GENERATION_SECS")?,
             notify_webhook_url: get("GTMS_NOTIFY_WEBHOOK_URL").map(Secret::new),
         };
         let any = layer != WorkflowLayer::default();
@@ -85,12 +95,15 @@ impl WorkflowLayer {
     }
 
     pub fn validate(self) -> Result<WorkflowSettings, ConfigError> {
-        let d = SlaTimers::default();
-        let sla = SlaTimers {
+        let d = Deadlines::default();
+        let sla = Deadlines {
             low: self.sla_low_secs.unwrap_or(d.low),
             normal: self.sla_normal_secs.unwrap_or(d.normal),
             high: self.sla_high_secs.unwrap_or(d.high),
             urgent: self.sla_urgent_secs.unwrap_or(d.urgent),
+            approval: self.approval_expiry_secs.unwrap_or(d.approval),
+            approval_client_onboarding: self.approval_expiry_client_onboarding_secs,
+            approval_content_generation: self.approval_expiry_content_generation_secs,
         };
         if [sla.low, sla.normal, sla.high, sla.urgent].contains(&0) {
             return Err(invalid("workflows sla_*_secs", "every SLA must be at least 1 second"));
@@ -137,6 +150,17 @@ mod tests {
         let s = WorkflowLayer::default().merge(layer).validate().unwrap();
         assert_eq!(s.sla.urgent, 3);
         assert!(!format!("{s:?}").contains("secret"));
+        assert_eq!(s.sla.approval_secs(crate::domain::WorkflowType::ContentGeneration), Some(72 * 3600));
+        let env = |k: &str| match k {
+            "GTMS_APPROVAL_EXPIRY_SECS" => Some("0".to_owned()),
+            "GTMS_APPROVAL_EXPIRY_CONTENT_GENERATION_SECS" => Some("60".to_owned()),
+            _ => None,
+        };
+        let layer = WorkflowLayer::from_env(&env).unwrap().unwrap_or_default();
+        let s = WorkflowLayer::default().merge(layer).validate().unwrap();
+        let expiry = |kind| s.sla.approval_secs(kind);
+        use crate::domain::WorkflowType::{ClientOnboarding, ContentGeneration};
+        assert_eq!((expiry(ContentGeneration), expiry(ClientOnboarding)), (Some(60), None), "0: never");
         assert!(WorkflowLayer::from_env(&|_: &str| None).unwrap_or_default().is_none());
         assert!(WorkflowLayer { sla_high_secs: Some(0), ..Default::default() }.validate().is_err());
         let bad = WorkflowLayer { notify_webhook_url: Some(Secret::new("ftp://x")), ..Default::default() };

@@ -26,7 +26,7 @@ use tokio_util::task::TaskTracker;
 
 pub use engine::{ApprovalSignal, Engine, EngineError, NewWorkflow};
 pub use params::{ParamError, WorkflowParams};
-pub use script::SlaTimers;
+pub use script::Deadlines;
 pub use service::{StartBody, StartRequest, WorkflowError, Workflows};
 
 use crate::config::Mode;

@@ -5,12 +5,10 @@
 //! after a restart (or replay it, as Temporal does) and get the same answer.
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use super::params::{ParamError, WorkflowParams};
-#[cfg(test)]
-use crate::domain::WorkflowType;
-use crate::domain::{Priority, StepStatus};
+use crate::domain::{Priority, StepStatus, WorkflowType};
 use crate::store::WorkflowRecord;
 
 /// The I/O a step performs; engines look each up by name (`activities::run`).
@@ -106,16 +104,30 @@ pub enum Command {
     Cancel(Value),
 }
 
-/// SLA durations by ticket priority, in seconds (configurable).
+/// The deadlines a definition gives its gates, in seconds (configurable, `[workflows]`): the
+/// SLA of a ticket's review by priority, and how long a human approval stays open before it
+/// expires and takes the workflow's reject path (per type where set, else `approval`).
+/// Temporal records them in each workflow's start input, so a replay sees the same ones; an
+/// input recorded before approvals expired reads `approval: 0`, never, as it ran.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SlaTimers {
+pub struct Deadlines {
     pub low: u64,
     pub normal: u64,
     pub high: u64,
     pub urgent: u64,
+    /// Lifetime of an approval; 0: approvals never expire.
+    #[serde(default)]
+    pub approval: u64,
+    #[serde(default)]
+    pub approval_client_onboarding: Option<u64>,
+    #[serde(default)]
+    pub approval_content_generation: Option<u64>,
 }
 
-impl SlaTimers {
+/// An approval's lifetime when nothing else is configured: 72 hours (issue 28).
+pub const APPROVAL_SECS: u64 = 72 * 3600;
+
+impl Deadlines {
     pub fn secs(&self, priority: Priority) -> u64 {
         match priority {
             Priority::Low => self.low,
@@ -124,11 +136,29 @@ impl SlaTimers {
             Priority::Urgent => self.urgent,
         }
     }
+
+    /// How long an approval gate of `kind` stays open; `None`: until someone decides.
+    pub fn approval_secs(&self, kind: WorkflowType) -> Option<u64> {
+        let own = match kind {
+            WorkflowType::ClientOnboarding => self.approval_client_onboarding,
+            WorkflowType::ContentGeneration => self.approval_content_generation,
+            _ => None,
+        };
+        Some(own.unwrap_or(self.approval)).filter(|secs| *secs > 0)
+    }
 }
 
-impl Default for SlaTimers {
+impl Default for Deadlines {
     fn default() -> Self {
-        Self { low: 86_400, normal: 14_400, high: 3_600, urgent: 900 }
+        Self {
+            low: 86_400,
+            normal: 14_400,
+            high: 3_600,
+            urgent: 900,
+            approval: APPROVAL_SECS,
+            approval_client_onboarding: None,
+            approval_content_generation: None,
+        }
     }
 }
 
@@ -190,7 +220,26 @@ impl History {
     pub fn decision(&self, step: &str) -> Option<&str> {
         self.last(step).and_then(|v| v.get("decision")).and_then(Value::as_str)
     }
+
+    /// How many runs of gate `step` ended with `decision`.
+    pub fn decided(&self, step: &str, decision: &str) -> usize {
+        self.steps
+            .iter()
+            .filter(|(n, v)| n == step && v.get("decision").and_then(Value::as_str) == Some(decision))
+            .count()
+    }
+
+    /// When gate `step` expired (its latest run lapsed) and the team was not told yet: the step
+    /// `notice` that tells them, once per expiry (`approval.expired`, to team chat and `/ws`).
+    pub fn expiry_notice(&self, gate: &str, notice: &'static str, text: String) -> Option<Command> {
+        let untold = self.decision(gate) == Some(EXPIRED) && self.count(notice) < self.decided(gate, EXPIRED);
+        untold
+            .then(|| run(notice, ActivityKind::Record, json!({"notify": {"event": "approval.expired", "text": text}})))
+    }
 }
+
+/// The decision an engine records when a gate's deadline passed with nobody deciding.
+pub const EXPIRED: &str = "timeout";
 
 pub fn run(step: &'static str, kind: ActivityKind, input: Value) -> Command {
     Command::Run { step, activity: Activity { kind, input } }

@@ -477,6 +477,7 @@ fn pending_approvals(records: Vec<WorkflowRecord>) -> Vec<PendingApproval> {
                 step: a.step,
                 summary: a.summary,
                 requested_at: rfc3339_ms(a.requested_ms),
+                expires_at: a.deadline_ms.map(rfc3339_ms),
             })
         })
         .collect()

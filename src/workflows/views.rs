@@ -195,6 +195,10 @@ pub struct PendingApproval {
     pub step: String,
     pub summary: String,
     pub requested_at: String,
+    /// When the approval expires unanswered (and the workflow takes its reject path; for a
+    /// ticket's review, when its SLA escalates); absent when it waits until someone decides.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expires_at: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, JsonSchema)]

@@ -338,6 +338,10 @@ async fn a_person_signs_in_works_the_deals_and_the_approvals_and_a_viewer_finds_
     }
     let expected = waiting + 2;
     page.until(&format!("document.querySelectorAll('#approvals li.approval').length === {expected} && document.querySelector('#pending-count').textContent === '{expected}'"), "both approvals and the count arriving live").await;
+    // The onboarding's approval expires in 72 h (the default); the page says how long is left.
+    let expires =
+        page.eval(&format!("document.querySelector(\"[data-approval='{}'] .expires\").textContent", parked[0])).await;
+    assert!(expires.as_str().is_some_and(|t| t.starts_with("Expires in 71 h") || t == "Expires in 72 h"), "{expires}");
     for width in [375, 1440] {
         page.screenshot(width, &shoot("approvals", width), true).await;
     }

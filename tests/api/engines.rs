@@ -20,9 +20,14 @@ struct Appliance {
     _dir: tempfile::TempDir,
 }
 
-/// Settings both engines run the suite with: a 1 s SLA for urgent tickets, fast retries.
-const SUITE_ENV: &[(&str, &str)] =
-    &[("GTMS_SLA_URGENT_SECS", "1"), ("GTMS_WORKFLOW_RETRY_BASE_MS", "50"), ("GTMS_API_RATE_LIMIT", "100000")];
+/// Settings both engines run the suite with: a 1 s SLA for urgent tickets, onboarding
+/// approvals that expire after 1 s, fast retries.
+const SUITE_ENV: &[(&str, &str)] = &[
+    ("GTMS_SLA_URGENT_SECS", "1"),
+    ("GTMS_APPROVAL_EXPIRY_CLIENT_ONBOARDING_SECS", "1"),
+    ("GTMS_WORKFLOW_RETRY_BASE_MS", "50"),
+    ("GTMS_API_RATE_LIMIT", "100000"),
+];
 
 impl Appliance {
     async fn start(env: &[(String, String)]) -> Appliance {
@@ -96,8 +101,8 @@ fn status_is(status: &'static str) -> impl Fn(&Value) -> bool {
 }
 
 /// The suite: every kind of step (activities on both queues, an approval gate, an SLA timer
-/// that lapses, child workflows), the views, and the decision errors. Returns the ids started
-/// with their types.
+/// that lapses, approvals that expire, child workflows), the views, and the decision errors.
+/// Returns the ids started with their types.
 async fn suite(app: &Appliance) -> Vec<(String, &'static str)> {
     let lead = app
         .start_workflow("sdr", "lead-qualification", json!({"leadId": "l-1", "company": "Apple", "contact": "the CFO"}))
@@ -142,6 +147,30 @@ async fn suite(app: &Appliance) -> Vec<(String, &'static str)> {
     assert!(escalated["steps"].to_string().contains("timeout"), "{escalated}");
     assert_eq!(app.decide(&ticket, "approve").await.0, 200);
     app.wait_for(&ticket, "completed", status_is("completed")).await;
+
+    // Nobody decides the onboarding plan: its approval expires (1 s), the team is told, the plan
+    // is revised and asked for again; that approval expires too, and the workflow fails.
+    let onboarding = app
+        .start_workflow("onboarding-manager", "client-onboarding", json!({"accountId": "a-x", "accountName": "Exp Co"}))
+        .await;
+    let asked = app.wait_for(&onboarding, "waiting", status_is("waiting")).await;
+    assert!(asked["approval"]["deadline"].is_string(), "the approval expires: {asked}");
+    let failed = app.wait_for(&onboarding, "failed after two expired approvals", status_is("failed")).await;
+    let steps: Vec<&str> =
+        failed["steps"].as_array().expect("steps").iter().filter_map(|s| s["name"].as_str()).collect();
+    let gates = ["plan-approval", "approval-expired"];
+    assert_eq!(
+        steps,
+        [&["account-review", "kickoff-plan"][..], &gates, &["kickoff-plan"], &gates].concat(),
+        "{failed}"
+    );
+    assert!(failed["error"].as_str().is_some_and(|e| e.contains("expired")), "{failed}");
+    let (status, reply) = app.decide(&onboarding, "approve").await;
+    assert_eq!(
+        (status, reply["error"].as_str()),
+        (409, Some("conflict")),
+        "an expired approval is not decided: {reply}"
+    );
 
     let (status, run) = app
         .call(

@@ -139,12 +139,12 @@ async fn render(state: &AppState, who: &Principal, notice: Option<Notice>, statu
             Some(Notice::Problem(text)) => p.error role="alert" { (text) },
             None => {}
         }
-        (inbox(&approvals, admin))
+        (inbox(&approvals, admin, state.clock().now_ms()))
     };
     Answer::Page(status, page("Approvals", Some(who), Some(approvals.len()), "/app/approvals", main))
 }
 
-fn inbox(approvals: &[PendingApproval], admin: bool) -> Markup {
+fn inbox(approvals: &[PendingApproval], admin: bool, now_ms: i64) -> Markup {
     html! {
         section #approvals aria-live="polite" data-count=(approvals.len()) {
             @if approvals.is_empty() {
@@ -161,7 +161,7 @@ fn inbox(approvals: &[PendingApproval], admin: bool) -> Markup {
                         }
                     }
                     ol.inbox {
-                        @for a in approvals { (item(a, admin)) }
+                        @for a in approvals { (item(a, admin, now_ms)) }
                     }
                 }
             }
@@ -169,7 +169,21 @@ fn inbox(approvals: &[PendingApproval], admin: bool) -> Markup {
     }
 }
 
-fn item(a: &PendingApproval, admin: bool) -> Markup {
+/// How long until `at` (RFC 3339) from `now_ms`, in words: "in 2 h 5 min", "in 40 min",
+/// "in under a minute", or "now" once it passed.
+fn expires_in(at: &str, now_ms: i64) -> String {
+    let Ok(at) = chrono::DateTime::parse_from_rfc3339(at) else { return at.to_owned() };
+    let minutes = (at.timestamp_millis() - now_ms) / 60_000;
+    match minutes {
+        m if m < 0 => "now".to_owned(),
+        0 => "in under a minute".to_owned(),
+        m if m < 60 => format!("in {m} min"),
+        m if m % 60 == 0 => format!("in {} h", m / 60),
+        m => format!("in {} h {} min", m / 60, m % 60),
+    }
+}
+
+fn item(a: &PendingApproval, admin: bool, now_ms: i64) -> Markup {
     let id = &a.workflow_id;
     html! {
         li.approval data-approval=(id) {
@@ -179,7 +193,12 @@ fn item(a: &PendingApproval, admin: bool) -> Markup {
             div.what {
                 h2 { (a.kind.as_str()) " · " (a.step) }
                 p.summary { (a.summary) }
-                p.meta { "Asked by " (a.worker) " at " time { (a.requested_at) } " · " code { (id) } }
+                p.meta {
+                    "Asked by " (a.worker) " at " time { (a.requested_at) } " · " code { (id) }
+                    @if let Some(at) = &a.expires_at {
+                        " · " span.expires { "Expires " time datetime=(at) title=(at) { (expires_in(at, now_ms)) } }
+                    }
+                }
                 @if admin {
                     div.decide {
                         label for={ "note-" (id) } { "Note" }
@@ -213,6 +232,23 @@ mod tests {
         assert!(asked(&pairs(&[("act", "approve:selected")])).is_err(), "nothing selected");
         assert!(asked(&pairs(&[("act", "delete:w1")])).is_err());
         assert!(asked(&pairs(&[])).is_err());
+    }
+
+    #[test]
+    fn an_expiry_reads_as_time_left() {
+        let at = "2026-11-26T12:00:00.000Z";
+        let noon = chrono::DateTime::parse_from_rfc3339(at).map(|t| t.timestamp_millis()).unwrap_or_default();
+        let before = |minutes: i64| expires_in(at, noon - minutes * 60_000);
+        assert_eq!(
+            [before(4320), before(125), before(40), before(0), before(-1)].map(|s| s),
+            [
+                "in 72 h".to_owned(),
+                "in 2 h 5 min".to_owned(),
+                "in 40 min".to_owned(),
+                "in under a minute".to_owned(),
+                "now".to_owned()
+            ]
+        );
     }
 
     #[test]

@@ -55,7 +55,7 @@ mod tests {
 
     /// The definition as the engines call it (the type is the history's parameters' type).
     fn next(h: &History) -> Command {
-        crate::workflows::definitions::next(h, &crate::workflows::script::SlaTimers::default())
+        crate::workflows::definitions::next(h, &crate::workflows::script::Deadlines::default())
     }
 
     const KIND: WorkflowType = WorkflowType::LeadQualification;

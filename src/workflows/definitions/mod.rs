@@ -10,7 +10,7 @@ mod onboarding;
 mod ticket;
 
 use super::params::WorkflowParams;
-use super::script::{Command, History, SlaTimers};
+use super::script::{Command, Deadlines, History};
 use crate::domain::WorkflowType;
 
 /// The steps of `kind` in the order they normally run.
@@ -26,12 +26,12 @@ pub fn steps(kind: WorkflowType) -> &'static [&'static str] {
 }
 
 /// The next command of the workflow with history `h` (its type is its parameters' type).
-pub fn next(h: &History, sla: &SlaTimers) -> Command {
+pub fn next(h: &History, deadlines: &Deadlines) -> Command {
     match &h.params {
-        WorkflowParams::ClientOnboarding(p) => onboarding::next(h, p),
+        WorkflowParams::ClientOnboarding(p) => onboarding::next(h, p, deadlines),
         WorkflowParams::LeadQualification(p) => lead::next(h, p),
-        WorkflowParams::ContentGeneration(p) => content::next(h, p),
-        WorkflowParams::TicketResolution(p) => ticket::next(h, p, sla),
+        WorkflowParams::ContentGeneration(p) => content::next(h, p, deadlines),
+        WorkflowParams::TicketResolution(p) => ticket::next(h, p, deadlines),
         WorkflowParams::Coordinator(p) => coordinator::next(h, p),
         WorkflowParams::MemoryCompression(_) => compression::next(h),
     }

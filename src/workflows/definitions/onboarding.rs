@@ -1,16 +1,19 @@
 //! client-onboarding (5 steps): review the account, draft the kickoff plan with the research
 //! model, park for a human's approval of the plan, write the approved plan to memory (the
 //! worker's scope and org scope), notify the team. A rejected plan is revised once with the
-//! reviewer's comment; a second rejection fails the workflow.
+//! reviewer's comment; a second rejection fails the workflow. An approval nobody decides within
+//! its lifetime (`Deadlines::approval_secs`) expires: the team is told (`approval.expired`) and
+//! it counts as a rejection without a comment.
 
 use serde_json::{Value, json};
 
+use crate::domain::WorkflowType;
 use crate::workflows::params::{OnboardingParams, Tier};
-use crate::workflows::script::{ActivityKind, Command, History, memory_key, run};
+use crate::workflows::script::{ActivityKind, Command, Deadlines, EXPIRED, History, memory_key, run};
 
 pub const STEPS: &[&str] = &["account-review", "kickoff-plan", "plan-approval", "write-plan", "notify-team"];
 
-pub fn next(h: &History, p: &OnboardingParams) -> Command {
+pub fn next(h: &History, p: &OnboardingParams, deadlines: &Deadlines) -> Command {
     // The tier is optional; an onboarding without one is a standard one (DESIGN.md).
     let tier = p.tier.unwrap_or(Tier::Standard).as_str();
     let Some(review) = h.last("account-review") else {
@@ -19,8 +22,15 @@ pub fn next(h: &History, p: &OnboardingParams) -> Command {
     };
     let (plans, gates) = (h.count("kickoff-plan"), h.count("plan-approval"));
     if plans == gates {
+        let text = format!("The approval of the kickoff plan for {} expired unanswered ({})", p.account_name, h.id);
+        if let Some(notice) = h.expiry_notice("plan-approval", "approval-expired", text) {
+            return notice;
+        }
         match h.decision("plan-approval") {
             Some("approve") => {}
+            Some(EXPIRED) if plans >= 2 => {
+                return Command::Fail("the kickoff plan was not approved twice (its approval expired)".into());
+            }
             Some(_) if plans >= 2 => return Command::Fail("the kickoff plan was rejected twice".into()),
             decision => {
                 let comment = decision.and(h.last("plan-approval")).and_then(|v| v.get("comment")).cloned();
@@ -33,7 +43,8 @@ pub fn next(h: &History, p: &OnboardingParams) -> Command {
         }
     } else {
         let summary = format!("Kickoff plan ({tier} tier) for {}: approve to write it to memory", p.account_name);
-        return Command::Await { step: "plan-approval", summary, deadline_secs: None };
+        let deadline_secs = deadlines.approval_secs(WorkflowType::ClientOnboarding);
+        return Command::Await { step: "plan-approval", summary, deadline_secs };
     }
     let Some(plan) = h.last("kickoff-plan").and_then(|p| p.get("plan")).and_then(Value::as_str) else {
         return Command::Fail("the kickoff-plan step recorded no plan".into());
@@ -64,7 +75,7 @@ mod tests {
 
     /// The definition as the engines call it (the type is the history's parameters' type).
     fn next(h: &History) -> Command {
-        crate::workflows::definitions::next(h, &crate::workflows::script::SlaTimers::default())
+        crate::workflows::definitions::next(h, &crate::workflows::script::Deadlines::default())
     }
 
     fn history(steps: Vec<(&str, Value)>) -> History {
@@ -89,6 +100,24 @@ mod tests {
         assert_eq!(activity.input["comment"], "more detail");
         let twice = history(vec![review, plan.clone(), reject.clone(), plan, reject]);
         assert!(matches!(next(&twice), Command::Fail(_)));
+    }
+
+    /// An expired approval tells the team, then takes the reject path: revise once, then fail.
+    #[test]
+    fn an_expired_plan_approval_is_announced_and_counts_as_a_rejection() {
+        let (review, plan) = (("account-review", json!({})), ("kickoff-plan", json!({"plan": "p"})));
+        let (expired, told) = (("plan-approval", json!({"decision": "timeout"})), ("approval-expired", json!({})));
+        let notice = next(&history(vec![review.clone(), plan.clone(), expired.clone()]));
+        assert!(matches!(notice, Command::Run { step: "approval-expired", .. }), "{notice:?}");
+        let revise = next(&history(vec![review.clone(), plan.clone(), expired.clone(), told.clone()]));
+        assert!(matches!(revise, Command::Run { step: "kickoff-plan", .. }), "{revise:?}");
+        let again = vec![review, plan.clone(), expired.clone(), told.clone(), plan, expired];
+        let notice = next(&history(again.clone()));
+        assert!(matches!(notice, Command::Run { step: "approval-expired", .. }), "told of each expiry: {notice:?}");
+        let mut done = again;
+        done.push(told);
+        let failed = next(&history(done));
+        assert!(matches!(&failed, Command::Fail(reason) if reason.contains("expired")), "{failed:?}");
     }
 
     #[test]

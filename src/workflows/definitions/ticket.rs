@@ -7,11 +7,11 @@
 use serde_json::json;
 
 use crate::workflows::params::TicketParams;
-use crate::workflows::script::{ActivityKind, Command, History, SlaTimers, memory_key, run};
+use crate::workflows::script::{ActivityKind, Command, Deadlines, History, memory_key, run};
 
 pub const STEPS: &[&str] = &["classify", "draft-reply", "review", "escalate", "resolve"];
 
-pub fn next(h: &History, p: &TicketParams, sla: &SlaTimers) -> Command {
+pub fn next(h: &History, p: &TicketParams, sla: &Deadlines) -> Command {
     let priority = p.priority;
     let Some(class) = h.last("classify") else {
         let input = json!({"ticketId": p.ticket_id, "subject": p.subject, "priority": priority});
@@ -67,7 +67,7 @@ mod tests {
 
     #[test]
     fn the_sla_picks_the_deadline_and_a_lapse_escalates_once() {
-        let sla = SlaTimers { urgent: 5, ..SlaTimers::default() };
+        let sla = Deadlines { urgent: 5, ..Deadlines::default() };
         let params = json!({"ticketId": "t1", "subject": "down", "priority": "urgent"});
         let base = vec![("classify", json!({"category": "outage"})), ("draft-reply", json!({"text": "r"}))];
         let h = History::from_parts("wf", "support-resolver", KIND, params.clone(), base.clone());

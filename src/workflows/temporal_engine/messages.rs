@@ -11,12 +11,12 @@ use crate::domain::Decision;
 use crate::store::{ModelCall, WorkflowRecord};
 use crate::workflows::engine::ApprovalSignal;
 use crate::workflows::params::WorkflowParams;
-use crate::workflows::script::{Activity, SlaTimers};
+use crate::workflows::script::{Activity, Deadlines};
 
 /// The settings a workflow runs under (from `[workflows]` and `[temporal]` at start).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RunSettings {
-    pub sla: SlaTimers,
+    pub sla: Deadlines,
     pub retry_attempts: u32,
     pub retry_base_ms: u64,
     pub retry_max_ms: u64,

@@ -121,13 +121,24 @@ impl TemporalEngine {
         match tokio::time::timeout(RPC_TIMEOUT, update).await {
             Err(_) => Err(unavailable("the Temporal update timed out")),
             Ok(Ok(record)) => Ok(record),
-            Ok(Err(WorkflowUpdateError::NotFound(_))) => Err(EngineError::NotFound(id.to_owned())),
+            Ok(Err(WorkflowUpdateError::NotFound(_))) => Err(self.missing_or_closed(id).await),
             // Refused by the validator (no gate pending), or the workflow already closed.
             Ok(Err(WorkflowUpdateError::Failed(_))) => Err(EngineError::NothingPending(id.to_owned())),
             Ok(Err(WorkflowUpdateError::Rpc(status))) if status.code() == temporalio_client::tonic::Code::NotFound => {
-                Err(EngineError::NotFound(id.to_owned()))
+                Err(self.missing_or_closed(id).await)
             }
             Ok(Err(e)) => Err(unavailable(&format!("the Temporal update failed: {e}"))),
+        }
+    }
+
+    /// Why an update found no running execution: Temporal answers "not found" for an execution
+    /// that already closed too (its approval expired, or it ended), which has nothing pending
+    /// (409, as the demo engine answers); only an id it never ran is unknown (404).
+    async fn missing_or_closed(&self, id: &str) -> EngineError {
+        match self.query(id).await {
+            Ok(Some(_)) => EngineError::NothingPending(id.to_owned()),
+            Ok(None) => EngineError::NotFound(id.to_owned()),
+            Err(e) => e,
         }
     }
 
