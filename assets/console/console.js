@@ -107,7 +107,7 @@ const live = [
 ];
 // The /ws events that change what those show.
 const changes = [
-  "deal.updated", "approval.requested", "approval.decided",
+  "deal.updated", "approval.requested", "approval.expiring", "approval.decided",
   "workflow.started", "workflow.step", "workflow.waiting", "workflow.completed", "workflow.failed",
 ];
 

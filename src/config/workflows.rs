@@ -104,6 +104,7 @@ impl WorkflowLayer {
             approval: self.approval_expiry_secs.unwrap_or(d.approval),
             approval_client_onboarding: self.approval_expiry_client_onboarding_secs,
             approval_content_generation: self.approval_expiry_content_generation_secs,
+            warn_expiring: true,
         };
         if [sla.low, sla.normal, sla.high, sla.urgent].contains(&0) {
             return Err(invalid("workflows sla_*_secs", "every SLA must be at least 1 second"));

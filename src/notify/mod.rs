@@ -80,7 +80,7 @@ impl Notifications {
         event: &str,
         text: String,
         workflow_id: Option<String>,
-    ) -> Result<(), StoreError> {
+    ) -> Result<bool, StoreError> {
         let now = self.store.now_ms();
         let record = OutboxRecord {
             id,
@@ -93,10 +93,11 @@ impl Notifications {
             last_error: None,
             next_attempt_ms: now,
         };
-        if self.store.queue_notification(record).await? {
+        let new = self.store.queue_notification(record).await?;
+        if new {
             self.wake.notify_one();
         }
-        Ok(())
+        Ok(new)
     }
 
     /// Delivers queued notifications until `shutdown`; returns at once without a webhook.

@@ -1,5 +1,5 @@
 //! What the engines announce on the event bus (`/ws`) after a transition committed:
-//! `workflow.started|step|waiting|completed|failed` and `approval.requested|decided`.
+//! `workflow.started|step|waiting|completed|failed` and `approval.requested|expiring|decided`.
 //! Payloads carry ids, types, workers, steps and statuses — never parameters or outputs.
 
 use serde_json::json;
@@ -31,6 +31,17 @@ pub fn waiting(store: &Store, w: &WorkflowRecord) {
     }
     store.events().publish(events::WORKFLOW_WAITING, data.clone());
     store.events().publish(events::APPROVAL_REQUESTED, data);
+}
+
+/// 80 % of the pending approval's life has passed: when it expires, and what it is for.
+pub fn expiring(store: &Store, w: &WorkflowRecord) {
+    let mut data = base(w);
+    if let Some(a) = &w.approval {
+        data["step"] = json!(a.step);
+        data["summary"] = json!(a.summary);
+        data["expiresAt"] = json!(a.deadline_ms.map(crate::domain::rfc3339_ms));
+    }
+    store.events().publish(events::APPROVAL_EXPIRING, data);
 }
 
 pub fn decided(store: &Store, w: &WorkflowRecord, decision: Decision) {

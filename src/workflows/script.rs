@@ -122,6 +122,11 @@ pub struct Deadlines {
     pub approval_client_onboarding: Option<u64>,
     #[serde(default)]
     pub approval_content_generation: Option<u64>,
+    /// Whether a gate with a deadline warns at 80 % of its life (`approval.expiring`). Always
+    /// on for new starts; a Temporal input recorded before the warning existed reads `false`,
+    /// so its replay issues the single timer it ran with.
+    #[serde(default)]
+    pub warn_expiring: bool,
 }
 
 /// An approval's lifetime when nothing else is configured: 72 hours (issue 28).
@@ -158,6 +163,7 @@ impl Default for Deadlines {
             approval: APPROVAL_SECS,
             approval_client_onboarding: None,
             approval_content_generation: None,
+            warn_expiring: true,
         }
     }
 }

@@ -66,6 +66,25 @@ pub fn approval_notice(record: &WorkflowRecord, index: usize) -> (String, String
     (format!("workflow:{}#{index}/approval.requested", record.id), text)
 }
 
+/// When the pending gate's `approval.expiring` goes out: 80 % of the way from its request to
+/// its deadline (none without a deadline).
+pub fn expiring_at(record: &WorkflowRecord) -> Option<i64> {
+    let a = record.approval.as_ref().filter(|a| a.is_pending())?;
+    let deadline = a.deadline_ms?;
+    Some(a.requested_ms + (deadline - a.requested_ms) * 4 / 5)
+}
+
+/// The outbox id (one per gate run) and text of the pending gate's `approval.expiring` notice.
+pub fn expiring_notice(record: &WorkflowRecord) -> Option<(String, String)> {
+    let a = record.approval.as_ref().filter(|a| a.is_pending())?;
+    let deadline = crate::domain::rfc3339_ms(a.deadline_ms?);
+    let text = format!(
+        "Approval expiring at {deadline} unless decided: {} ({} {}, worker {})",
+        a.summary, record.kind, record.id, record.worker
+    );
+    Some((format!("workflow:{}@{}/approval.expiring", record.id, a.requested_ms), text))
+}
+
 /// The text and outbox id of the notification a failed workflow sends.
 pub fn failure_notice(record: &WorkflowRecord) -> (String, String) {
     let text = format!(

@@ -17,7 +17,7 @@ struct Appliance {
     server: Binary,
     token: String,
     http: reqwest::Client,
-    _dir: tempfile::TempDir,
+    dir: tempfile::TempDir,
 }
 
 /// Settings both engines run the suite with: a 1 s SLA for urgent tickets, onboarding
@@ -37,7 +37,7 @@ impl Appliance {
         all.extend(env.iter().map(|(k, v)| (k.as_str(), v.as_str())));
         let server = Binary::serve_with_env(&data, &[], &all);
         let token = admin_token(&server.base, &data).await;
-        Appliance { server, token, http: reqwest::Client::new(), _dir: dir }
+        Appliance { server, token, http: reqwest::Client::new(), dir }
     }
 
     async fn call(&self, method: reqwest::Method, path: &str, body: Option<Value>) -> (u16, Value) {
@@ -89,6 +89,14 @@ impl Appliance {
             None
         })
         .await
+    }
+
+    /// Stops the server (SIGTERM) and reads the team-chat notifications it queued.
+    async fn stop_and_read_outbox(self) -> Vec<gtms::store::OutboxRecord> {
+        let (code, log) = self.server.terminate();
+        assert_eq!(code, Some(0), "{log}");
+        let store = gtms::store::Store::open(&self.dir.path().join("gtms.redb")).expect("the data file opens");
+        store.outbox().await.expect("outbox")
     }
 
     async fn health(&self) -> Value {
@@ -209,6 +217,22 @@ async fn the_demo_engine_passes_the_suite() {
     let app = Appliance::start(&[]).await;
     assert_eq!(app.health().await["temporal"], "disabled");
     suite(&app).await;
+    expiry_notices(app.stop_and_read_outbox().await);
+}
+
+/// What the suite's gates with deadlines told the team: the onboarding's two approvals each
+/// warned at 80 % of their life (`approval.expiring`) and expired (`approval.expired`); the
+/// urgent ticket's review warned before its SLA escalated it.
+fn expiry_notices(outbox: Vec<gtms::store::OutboxRecord>) {
+    let told = |event: &str, kind: &str| {
+        let of_kind = |n: &&gtms::store::OutboxRecord| n.workflow_id.as_deref().is_some_and(|w| w.starts_with(kind));
+        outbox.iter().filter(|n| n.event == event).filter(of_kind).count()
+    };
+    let events: Vec<&str> = outbox.iter().map(|n| n.event.as_str()).collect();
+    assert_eq!(told("approval.expiring", "client-onboarding-"), 2, "{events:?}");
+    assert_eq!(told("approval.expired", "client-onboarding-"), 2, "{events:?}");
+    assert_eq!(told("approval.expiring", "ticket-resolution-"), 1, "{events:?}");
+    assert_eq!(told("approval.expiring", "content-generation-"), 0, "decided long before 80 % of 72 h: {events:?}");
 }
 
 fn temporal_env(cluster: &TemporalCluster) -> Vec<(String, String)> {
@@ -246,6 +270,7 @@ async fn the_temporal_engine_passes_the_suite_over_mutual_tls() {
     })
     .await;
     assert!(listed.len() >= ids.len());
+    expiry_notices(app.stop_and_read_outbox().await);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

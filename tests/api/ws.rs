@@ -173,6 +173,42 @@ async fn workflow_transitions_and_approvals_are_announced() {
     app.stop().await;
 }
 
+/// An approval nobody decides: `approval.expiring` at 80 % of its life (with when it
+/// expires), then the gate lapses and the team is told (docs/controls.md).
+#[tokio::test]
+async fn an_approval_nobody_decides_warns_then_expires() {
+    let app = crate::helpers::spawn_app_with(|l| {
+        l.workflows =
+            Some(gtms::config::WorkflowLayer { approval_expiry_client_onboarding_secs: Some(2), ..Default::default() });
+    })
+    .await;
+    let viewer = app.token(Role::Viewer).await;
+    let admin = app.token(Role::Admin).await;
+    let (mut socket, _) =
+        tokio_tungstenite::connect_async(ws_url(&app, &format!("?token={viewer}"))).await.expect("connect");
+    next_json(&mut socket).await;
+    let params = json!({"accountId": "a-exp", "accountName": "Expiring Co"});
+    let id = crate::workflows::start(&app, &admin, "onboarding-manager", "client-onboarding", params).await;
+    let requested = expect_event(&mut socket, "approval.requested").await;
+    assert_eq!(requested["workflowId"], id.as_str());
+    let expiring = expect_event(&mut socket, "approval.expiring").await;
+    assert_eq!(
+        (expiring["workflowId"].as_str(), expiring["step"].as_str()),
+        (Some(id.as_str()), Some("plan-approval"))
+    );
+    assert!(expiring["expiresAt"].as_str().is_some_and(|t| t.ends_with('Z')), "{expiring}");
+    loop {
+        let step = expect_event(&mut socket, "workflow.step").await;
+        if step["step"] == "plan-approval" {
+            assert_eq!(step["outcome"], "lapsed", "{step}");
+            break;
+        }
+    }
+    let told = expect_event(&mut socket, "workflow.step").await;
+    assert_eq!((told["step"].as_str(), told["outcome"].as_str()), (Some("approval-expired"), Some("completed")));
+    app.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_client_that_never_reads_is_closed_while_the_others_keep_their_events() {
     let app = app().await;

@@ -33,7 +33,7 @@ impl Inner {
                 return Ok(());
             }
             if self.is_blocked(&record) {
-                return Ok(());
+                return self.warn_if_expiring(&record).await;
             }
             let command = match History::of(&record) {
                 Ok(history) => definitions::next(&history, &self.settings.sla),
@@ -59,6 +59,25 @@ impl Inner {
             }
             _ => false,
         }
+    }
+
+    /// At 80 % of a pending approval's life, tells the team once per gate run (the outbox id
+    /// makes a second telling, after a restart, a no-op) and announces `approval.expiring`;
+    /// before then, sets the timer that wakes the workflow for it.
+    async fn warn_if_expiring(&self, record: &WorkflowRecord) -> Result<(), EngineError> {
+        let Some(at) = transitions::expiring_at(record).filter(|_| self.settings.sla.warn_expiring) else {
+            return Ok(());
+        };
+        if at > self.now_ms() {
+            self.timers.at(at, record.id.clone());
+            return Ok(());
+        }
+        if let Some((id, text)) = transitions::expiring_notice(record)
+            && self.activities.notifications.queue(id, "approval.expiring", text, Some(record.id.clone())).await?
+        {
+            announce::expiring(&self.store, record);
+        }
+        Ok(())
     }
 
     async fn execute(self: &Arc<Self>, mut record: WorkflowRecord, command: Command) -> Result<Next, EngineError> {
@@ -167,6 +186,9 @@ impl Inner {
         let Some(saved) = self.save(record, previous).await? else { return Ok(Next::Continue) };
         if let Some(deadline) = deadline_ms {
             self.timers.at(deadline, saved.id.clone());
+        }
+        if let Some(warn) = transitions::expiring_at(&saved).filter(|_| self.settings.sla.warn_expiring) {
+            self.timers.at(warn, saved.id.clone());
         }
         announce::waiting(&self.store, &saved);
         Ok(Next::Park)

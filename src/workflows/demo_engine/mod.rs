@@ -141,6 +141,8 @@ impl Inner {
                 (Some(a), _) if a.is_pending() => {
                     if let Some(deadline) = a.deadline_ms {
                         self.timers.at(deadline, w.id.clone());
+                        // Re-arms the 80 % warning, or gives it now if that time passed.
+                        self.enqueue(w.id.clone());
                     }
                 }
                 (_, Wait::Retry { at_ms, .. }) => self.timers.at(*at_ms, w.id.clone()),

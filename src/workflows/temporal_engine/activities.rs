@@ -61,6 +61,7 @@ impl ApplianceActivities {
             Event::Started => announce::started(store, w),
             Event::Step { step, outcome } => announce::step(store, w, step, outcome),
             Event::Waiting => announce::waiting(store, w),
+            Event::Expiring => announce::expiring(store, w),
             Event::Decided { decision } => announce::decided(store, w, *decision),
             Event::Ended => announce::ended(store, w),
         }

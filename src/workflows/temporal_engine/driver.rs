@@ -99,7 +99,9 @@ pub async fn drive<W: Scripted>(ctx: &mut WorkflowContext<W>) -> WorkflowResult<
                     return end(ctx, WorkflowStatus::Failed, None, Some(reason)).await;
                 }
             }
-            Command::Await { step, summary, deadline_secs } => gate(ctx, step, summary, deadline_secs).await?,
+            Command::Await { step, summary, deadline_secs } => {
+                gate(ctx, &settings, step, summary, deadline_secs).await?
+            }
             Command::StartChildren { step, children: specs } => {
                 start_children(ctx, &settings, step, specs, &mut children).await?
             }
@@ -188,6 +190,7 @@ fn failure_message(e: &temporalio_workflow::ActivityExecutionError) -> String {
 /// Parks at an approval gate until a decision arrives (or the deadline passes).
 async fn gate<W: Scripted>(
     ctx: &WorkflowContext<W>,
+    settings: &RunSettings,
     step: &str,
     summary: String,
     deadline_secs: Option<u64>,
@@ -201,9 +204,25 @@ async fn gate<W: Scripted>(
     match deadline_secs {
         None => ctx.wait_condition(decided).await?,
         Some(secs) => {
-            temporalio_sdk::workflows::select! {
-                done = ctx.wait_condition(decided) => done?,
-                _ = ctx.timer(Duration::from_secs(secs)) => {}
+            let life = Duration::from_secs(secs);
+            // At 80 % of its life the gate warns (`approval.expiring`), then waits out the rest.
+            let warn = if settings.sla.warn_expiring { life * 4 / 5 } else { Duration::ZERO };
+            let decided_early = !warn.is_zero()
+                && temporalio_sdk::workflows::select! {
+                    done = ctx.wait_condition(decided) => { done?; true },
+                    _ = ctx.timer(warn) => false,
+                };
+            if !decided_early {
+                if !warn.is_zero()
+                    && let Some((id, text)) = transitions::expiring_notice(&record(ctx))
+                {
+                    let notice = Notice { id, event: "approval.expiring".into(), text };
+                    announce(ctx, Event::Expiring, Some(notice), Vec::new()).await?;
+                }
+                temporalio_sdk::workflows::select! {
+                    done = ctx.wait_condition(decided) => done?,
+                    _ = ctx.timer(life - warn) => {}
+                }
             }
         }
     }

@@ -93,9 +93,16 @@ pub struct StepOutput {
 #[serde(tag = "event", rename_all = "kebab-case")]
 pub enum Event {
     Started,
-    Step { step: String, outcome: String },
+    Step {
+        step: String,
+        outcome: String,
+    },
     Waiting,
-    Decided { decision: Decision },
+    /// 80 % of the pending approval's life passed.
+    Expiring,
+    Decided {
+        decision: Decision,
+    },
     Ended,
 }
 

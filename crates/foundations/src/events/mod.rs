@@ -29,6 +29,8 @@ pub const WORKFLOW_COMPLETED: &str = "workflow.completed";
 pub const WORKFLOW_FAILED: &str = "workflow.failed";
 pub const APPROVAL_REQUESTED: &str = "approval.requested";
 pub const APPROVAL_DECIDED: &str = "approval.decided";
+/// 80 % of a pending approval's life has passed (docs/controls.md).
+pub const APPROVAL_EXPIRING: &str = "approval.expiring";
 
 /// One serialised message: `{"type":..,"at":..,"data":..}`.
 pub type Message = Arc<str>;
