@@ -6,28 +6,17 @@
 //! toolset reads the same log.
 
 use std::path::Path;
-use std::process::Stdio;
 
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
 use crate::envelope::assert_envelope;
-use crate::helpers::{Binary, admin_token, gtms, login};
+use crate::helpers::{Binary, admin_token, login, run_gtms};
 use crate::mcp::RawSession;
 
 /// Runs `gtms <args> --data <data>`: exit code, stdout, stderr.
 fn cli(data: &Path, args: &[&str]) -> (i32, String, String) {
-    let out = gtms()
-        .args(args)
-        .arg("--data")
-        .arg(data)
-        .env("GTMS_ARGON2_MEMORY_KIB", "64")
-        .env("GTMS_ARGON2_ITERATIONS", "1")
-        .stdin(Stdio::null())
-        .output()
-        .expect("run gtms");
-    let text = |b: Vec<u8>| String::from_utf8_lossy(&b).into_owned();
-    (out.status.code().unwrap_or(-1), text(out.stdout), text(out.stderr))
+    run_gtms(args.iter().map(|a| a.as_ref()).chain(["--data".as_ref(), data.as_os_str()]))
 }
 
 /// The first whitespace-separated word a create command prints: its secret.

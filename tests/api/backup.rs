@@ -4,7 +4,6 @@
 //! bad input, and the scheduled backup job with retention in `/api/tasks/status`.
 
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -13,22 +12,13 @@ use gtms::domain::Role;
 use reqwest::Method;
 use serde_json::{Value, json};
 
-use crate::helpers::{Binary, admin_token, gtms, spawn_app_with, until};
+use crate::helpers::{Binary, admin_token, run_gtms, spawn_app_with, until};
 
 const WRITERS: usize = 32;
 
 /// Runs `gtms ARGS` to completion; returns (exit code, stdout, stderr).
 fn run(args: &[&str], paths: &[&Path]) -> (i32, String, String) {
-    let out = gtms()
-        .args(args)
-        .args(paths)
-        .env("GTMS_ARGON2_MEMORY_KIB", "64")
-        .env("GTMS_ARGON2_ITERATIONS", "1")
-        .stdin(Stdio::null())
-        .output()
-        .expect("run gtms");
-    let text = |b: Vec<u8>| String::from_utf8_lossy(&b).into_owned();
-    (out.status.code().unwrap_or(-1), text(out.stdout), text(out.stderr))
+    run_gtms(args.iter().map(|a| a.as_ref()).chain(paths.iter().map(|p| p.as_os_str())))
 }
 
 async fn run_async(args: Vec<String>) -> (i32, String, String) {

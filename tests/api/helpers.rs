@@ -157,6 +157,19 @@ pub fn gtms() -> Command {
     Command::new(env!("CARGO_BIN_EXE_gtms"))
 }
 
+/// Runs `gtms ARGS` to completion (cheap argon2, no stdin): exit code, stdout, stderr.
+pub fn run_gtms<S: AsRef<std::ffi::OsStr>>(args: impl IntoIterator<Item = S>) -> (i32, String, String) {
+    let out = gtms()
+        .args(args)
+        .env("GTMS_ARGON2_MEMORY_KIB", "64")
+        .env("GTMS_ARGON2_ITERATIONS", "1")
+        .stdin(Stdio::null())
+        .output()
+        .expect("run gtms");
+    let text = |b: Vec<u8>| String::from_utf8_lossy(&b).into_owned();
+    (out.status.code().unwrap_or(-1), text(out.stdout), text(out.stderr))
+}
+
 impl Binary {
     /// Starts `gtms serve` on a random port with `data` and waits until it listens.
     pub fn serve(data: &Path, extra: &[&str]) -> Binary {

@@ -1,23 +1,11 @@
 //! `gtms invites create|list|revoke` with the server stopped and running; a revoke ends the
 //! user's sessions at once; codes never reach the log.
 
-use std::process::Stdio;
-
-use crate::helpers::{Binary, gtms};
+use crate::helpers::{Binary, run_gtms};
 
 fn invites(data: &std::path::Path, args: &[&str]) -> (i32, String, String) {
-    let out = gtms()
-        .arg("invites")
-        .arg("--data")
-        .arg(data)
-        .args(args)
-        .env("GTMS_ARGON2_MEMORY_KIB", "64")
-        .env("GTMS_ARGON2_ITERATIONS", "1")
-        .stdin(Stdio::null())
-        .output()
-        .expect("run gtms invites");
-    let text = |b: Vec<u8>| String::from_utf8_lossy(&b).into_owned();
-    (out.status.code().unwrap_or(-1), text(out.stdout), text(out.stderr))
+    let head: [&std::ffi::OsStr; 3] = ["invites".as_ref(), "--data".as_ref(), data.as_os_str()];
+    run_gtms(head.into_iter().chain(args.iter().map(|a| a.as_ref())))
 }
 
 async fn login(base: &str, code: &str) -> (u16, String) {

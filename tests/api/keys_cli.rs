@@ -3,21 +3,11 @@
 
 use std::process::Stdio;
 
-use crate::helpers::{Binary, gtms};
+use crate::helpers::{Binary, gtms, run_gtms};
 
 fn keys(data: &std::path::Path, args: &[&str]) -> (i32, String, String) {
-    let out = gtms()
-        .arg("keys")
-        .args(args)
-        .arg("--data")
-        .arg(data)
-        .env("GTMS_ARGON2_MEMORY_KIB", "64")
-        .env("GTMS_ARGON2_ITERATIONS", "1")
-        .stdin(Stdio::null())
-        .output()
-        .expect("run gtms keys");
-    let text = |b: Vec<u8>| String::from_utf8_lossy(&b).into_owned();
-    (out.status.code().unwrap_or(-1), text(out.stdout), text(out.stderr))
+    let data = data.as_os_str();
+    run_gtms(std::iter::once("keys".as_ref()).chain(args.iter().map(|a| a.as_ref())).chain(["--data".as_ref(), data]))
 }
 
 fn first_word(s: &str) -> String {
