@@ -15,7 +15,8 @@
 //!   before its second round of tuning, seed `gtms-25e`) and `heldaside_served2.jsonl` (179 the
 //!   final session-16 cards served, seed `gtms-25f`): each measured blind once, then read;
 //! - the held-aside set, never tuned on, judged blind (the judge saw neither the rules' code nor
-//!   the verdicts): `heldaside_served3.jsonl`, 181 statements the session-17 cards serve, drawn by
+//!   the verdicts; its errors were read in session 20, no rule changed): `heldaside_served3.jsonl`,
+//!   181 statements the session-17 cards serve, drawn by
 //!   `draw_served.py` (seed `gtms-25g`: 140 at random over every served statement, 60 more dated
 //!   2025 or later; the 19 already judged elsewhere left out) — the precision of what a card
 //!   shows.
