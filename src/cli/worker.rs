@@ -1,7 +1,8 @@
 //! `gtms worker`: a stateless Temporal worker for the compute task queue — model calls and
 //! company data, no data file — connected with the same `[temporal]` / `GTMS_TEMPORAL_*`
-//! settings (mTLS included) as the appliance. Runs until SIGINT or SIGTERM; any number of them
-//! may run on other machines.
+//! settings (mTLS included) as the appliance. Runs until SIGINT or SIGTERM, then stops polling,
+//! lets its running activities finish (`[temporal] shutdown_grace_secs`, then they are
+//! cancelled) and exits 0; any number of them may run on other machines.
 
 use std::sync::Arc;
 

@@ -28,6 +28,9 @@ pub struct TemporalSettings {
     /// Whether the appliance serves the compute queue itself (off when `gtms worker`
     /// processes on other machines take every model call).
     pub serve_compute: bool,
+    /// On SIGTERM a worker stops polling and lets its running activities finish for this long;
+    /// then it cancels what is left and exits.
+    pub shutdown_grace_secs: u64,
 }
 
 /// One layer of `[temporal]`; every field optional so layers merge field by field.
@@ -43,6 +46,7 @@ pub struct TemporalLayer {
     pub tls_ca: Option<PathBuf>,
     pub tls_server_name: Option<String>,
     pub serve_compute: Option<bool>,
+    pub shutdown_grace_secs: Option<u64>,
 }
 
 macro_rules! or_fields {
@@ -66,7 +70,8 @@ impl TemporalLayer {
             tls_key,
             tls_ca,
             tls_server_name,
-            serve_compute
+            serve_compute,
+            shutdown_grace_secs
         )
     }
 
@@ -88,6 +93,7 @@ impl TemporalLayer {
             tls_ca: get("GTMS_TEMPORAL_TLS_CA").map(PathBuf::from),
             tls_server_name: get("GTMS_TEMPORAL_TLS_SERVER_NAME"),
             serve_compute,
+            shutdown_grace_secs: super::layer::number(get, "GTMS_TEMPORAL_SHUTDOWN_GRACE_SECS")?,
         };
         Ok((layer != TemporalLayer::default()).then_some(layer))
     }
@@ -113,6 +119,10 @@ impl TemporalLayer {
         {
             return Err(invalid("temporal address", format!("{address:?} is not HOST:PORT")));
         }
+        let shutdown_grace_secs = self.shutdown_grace_secs.unwrap_or(30);
+        if !(1..=3600).contains(&shutdown_grace_secs) {
+            return Err(invalid("temporal shutdown_grace_secs", "must be 1 to 3600 seconds"));
+        }
         if self.tls_cert.is_some() != self.tls_key.is_some() {
             return Err(invalid(
                 "temporal tls_cert/tls_key",
@@ -129,6 +139,7 @@ impl TemporalLayer {
             tls_ca: self.tls_ca,
             tls_server_name: self.tls_server_name,
             serve_compute: self.serve_compute.unwrap_or(true),
+            shutdown_grace_secs,
         })
     }
 }
@@ -150,6 +161,7 @@ mod tests {
         let layer = TemporalLayer::from_env(&env).unwrap().unwrap_or_default();
         let s = layer.validate().unwrap();
         assert!(s.serve_compute);
+        assert_eq!(s.shutdown_grace_secs, 30);
         assert_eq!(s.address.as_deref(), Some("temporal.internal:7233"));
         assert_eq!(s.compute_task_queue, "acme-compute");
         assert!(TemporalLayer::from_env(&|_: &str| None).unwrap_or_default().is_none());
@@ -164,6 +176,7 @@ mod tests {
             TemporalLayer { tls_cert: Some("c.pem".into()), ..Default::default() },
             TemporalLayer { task_queue: Some("a b".into()), ..Default::default() },
             TemporalLayer { task_queue: Some("q".into()), compute_task_queue: Some("q".into()), ..Default::default() },
+            TemporalLayer { shutdown_grace_secs: Some(0), ..Default::default() },
         ] {
             assert!(bad.clone().validate().is_err(), "{bad:?}");
         }

@@ -131,6 +131,7 @@ pub fn start_temporal(
     let queues = temporal_engine::runner::Queues {
         appliance: temporal.task_queue.clone(),
         compute: temporal.compute_task_queue.clone(),
+        shutdown_grace: std::time::Duration::from_secs(temporal.shutdown_grace_secs),
     };
     let (cell, probe, namespace) = (Arc::clone(&client), health.clone(), temporal.namespace.clone());
     let spawner = tasks.clone();
@@ -140,8 +141,15 @@ pub fn start_temporal(
         };
         let _ = cell.set(connected.clone());
         spawner.spawn(probe.watch(connected.clone(), shutdown.clone()));
-        if let Err(e) = temporal_engine::runner::spawn(connected, role, queues, shutdown) {
-            tracing::error!(error = %e, "temporal: cannot start the worker thread");
+        match temporal_engine::runner::spawn(connected, role, queues, shutdown) {
+            // Held until the workers drained their activities after shutdown, so whoever waits
+            // on `tasks` (the process's exit) waits for that too.
+            Ok(workers) => {
+                if !matches!(tokio::task::spawn_blocking(move || workers.join()).await, Ok(Ok(()))) {
+                    tracing::error!("temporal: the worker thread ended with a panic");
+                }
+            }
+            Err(e) => tracing::error!(error = %e, "temporal: cannot start the worker thread"),
         }
     });
     let settings = temporal_engine::RunSettings::new(workflows, &temporal.task_queue, &temporal.compute_task_queue);

@@ -5,6 +5,7 @@
 //! killed mid-workflow and restarted, and a `gtms worker` process serving the compute queue.
 
 use std::process::{Child, Stdio};
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{Value, json};
@@ -364,4 +365,73 @@ async fn a_gtms_worker_process_serves_the_compute_queue() {
     assert!(identities.iter().any(|i| i.starts_with(&format!("{pid}@"))), "{identities:?}");
     let _ = worker.kill();
     let _ = worker.wait();
+}
+
+/// A fake OpenAI-compatible model that holds each call until the test lets it answer: it says
+/// when a call arrived, then waits for `release`.
+async fn held_model(arrived: Arc<tokio::sync::Notify>, release: Arc<tokio::sync::Notify>) -> String {
+    use warp::Filter;
+    let reply = json!({
+        "model": "drafts",
+        "choices": [{ "message": { "role": "assistant", "content": "A short draft for Acme." } }],
+        "usage": { "prompt_tokens": 50, "completion_tokens": 6 }
+    });
+    let route =
+        warp::post().and(warp::path!("v1" / "chat" / "completions")).and(warp::body::json()).then(move |_: Value| {
+            let (arrived, release, reply) = (arrived.clone(), release.clone(), reply.clone());
+            async move {
+                arrived.notify_one();
+                release.notified().await;
+                warp::reply::json(&reply)
+            }
+        });
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    tokio::spawn(warp::serve(route).incoming(listener).run());
+    format!("http://{addr}/v1")
+}
+
+/// SIGTERM reaches a `gtms worker` while its model call is in flight: it takes no new work,
+/// finishes the activity, reports it to the real Temporal dev server, and exits 0; the step ran
+/// once (no retry) and the workflow goes on to its approval.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_drains_a_gtms_worker_mid_activity() {
+    let cluster = TemporalCluster::start();
+    let mut env = temporal_env(&cluster);
+    env.push(("GTMS_TEMPORAL_SERVE_COMPUTE".into(), "false".into()));
+    let app = Appliance::start(&env).await;
+    connected(&app).await;
+    let (arrived, release) = (Arc::new(tokio::sync::Notify::new()), Arc::new(tokio::sync::Notify::new()));
+    let model = held_model(arrived.clone(), release.clone()).await;
+    let mut worker_env = cluster.gtms_env();
+    worker_env.extend([
+        ("GTMS_LLM_PROVIDER".to_owned(), "openai".to_owned()),
+        ("GTMS_LLM_BASE_URL".to_owned(), model),
+        ("GTMS_LLM_MODEL_RESEARCH".to_owned(), "drafts".to_owned()),
+    ]);
+    let mut worker = spawn_worker(&worker_env);
+    let content = app
+        .start_workflow(
+            "content-writer",
+            "content-generation",
+            json!({"contentType": "email", "accountId": "acct-004"}),
+        )
+        .await;
+    tokio::time::timeout(Duration::from_secs(60), arrived.notified()).await.expect("the draft's model call arrives");
+
+    let pid = worker.id().to_string();
+    assert!(std::process::Command::new("kill").args(["-TERM", &pid]).status().expect("kill").success());
+    release.notify_one();
+    let exit = tokio::task::spawn_blocking(move || worker.wait()).await.expect("join").expect("wait");
+    assert_eq!(exit.code(), Some(0), "the worker exits 0 after draining");
+
+    let waiting = app.wait_for(&content, "waiting at the approval", status_is("waiting")).await;
+    let draft = waiting["steps"].as_array().expect("steps").iter().find(|s| s["name"] == "draft").cloned();
+    let draft = draft.expect("the draft step");
+    assert_eq!((draft["status"].as_str(), draft["attempts"].as_u64()), (Some("completed"), Some(1)), "{waiting}");
+    let history = cluster.cli_json_async(&["workflow", "show", "--workflow-id", &content]).await;
+    let events: Vec<&str> =
+        history["events"].as_array().into_iter().flatten().filter_map(|e| e["eventType"].as_str()).collect();
+    let failed = events.iter().filter(|e| e.contains("ACTIVITY_TASK_FAILED") || e.contains("TIMED_OUT")).count();
+    assert_eq!(failed, 0, "no activity failed or timed out: {events:?}");
 }

@@ -28,11 +28,13 @@ pub enum Role {
     ComputeOnly(Compute),
 }
 
-/// The task queues to poll.
+/// The task queues to poll, and how long a stopping worker lets its running activities finish
+/// before it cancels them (Temporal's graceful shutdown period).
 #[derive(Debug, Clone)]
 pub struct Queues {
     pub appliance: String,
     pub compute: String,
+    pub shutdown_grace: Duration,
 }
 
 /// Starts the workers on their own thread; the returned handle ends after `shutdown` drained them.
@@ -111,8 +113,11 @@ fn next_wait(previous: Option<Duration>, ran_for: Duration) -> Duration {
 
 type RunError = Box<dyn std::error::Error + Send + Sync>;
 
-fn compute_worker(runtime: &Runtime, client: &Client, compute: Compute, queue: &str) -> Result<Worker, RunError> {
-    let options = WorkerOptions::new(queue.to_owned()).register_activities(ComputeActivities { compute }).build();
+fn compute_worker(runtime: &Runtime, client: &Client, compute: Compute, queues: &Queues) -> Result<Worker, RunError> {
+    let options = WorkerOptions::new(queues.compute.clone())
+        .register_activities(ComputeActivities { compute })
+        .graceful_shutdown_period(queues.shutdown_grace)
+        .build();
     Ok(Worker::new(runtime, client.clone(), options)?)
 }
 
@@ -128,15 +133,16 @@ async fn run_once(
     if let Role::Appliance { activities, .. } = role {
         let options = WorkerOptions::new(queues.appliance.clone())
             .register_activities(ApplianceActivities { activities: Activities::clone(activities) })
+            .graceful_shutdown_period(queues.shutdown_grace)
             .build();
         workers.push(Worker::new(runtime, client.clone(), workflow_types::register(options)?)?);
     }
     match role {
         Role::Appliance { activities, serve_compute: true } => {
-            workers.push(compute_worker(runtime, client, activities.compute.clone(), &queues.compute)?)
+            workers.push(compute_worker(runtime, client, activities.compute.clone(), queues)?)
         }
         Role::Appliance { serve_compute: false, .. } => {}
-        Role::ComputeOnly(compute) => workers.push(compute_worker(runtime, client, compute.clone(), &queues.compute)?),
+        Role::ComputeOnly(compute) => workers.push(compute_worker(runtime, client, compute.clone(), queues)?),
     }
     let stops: Vec<_> = workers.iter().map(|w| w.shutdown_handle()).collect();
     let stop_all = || stops.iter().for_each(|stop| stop());
