@@ -337,13 +337,20 @@ fn spawn_worker(env: &[(String, String)]) -> Child {
         .expect("gtms worker")
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_gtms_worker_process_serves_the_compute_queue() {
-    let cluster = TemporalCluster::start();
-    let mut env = temporal_env(&cluster);
+/// An appliance on `cluster` that serves only its own queue, connected: model calls wait for a
+/// `gtms worker`.
+async fn appliance_without_compute(cluster: &TemporalCluster) -> Appliance {
+    let mut env = temporal_env(cluster);
     env.push(("GTMS_TEMPORAL_SERVE_COMPUTE".into(), "false".into()));
     let app = Appliance::start(&env).await;
     connected(&app).await;
+    app
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_gtms_worker_process_serves_the_compute_queue() {
+    let cluster = TemporalCluster::start();
+    let app = appliance_without_compute(&cluster).await;
     let lead = app
         .start_workflow("sdr", "lead-qualification", json!({"leadId": "l-2", "company": "Microsoft", "contact": "CTO"}))
         .await;
@@ -397,10 +404,7 @@ async fn held_model(arrived: Arc<tokio::sync::Notify>, release: Arc<tokio::sync:
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sigterm_drains_a_gtms_worker_mid_activity() {
     let cluster = TemporalCluster::start();
-    let mut env = temporal_env(&cluster);
-    env.push(("GTMS_TEMPORAL_SERVE_COMPUTE".into(), "false".into()));
-    let app = Appliance::start(&env).await;
-    connected(&app).await;
+    let app = appliance_without_compute(&cluster).await;
     let (arrived, release) = (Arc::new(tokio::sync::Notify::new()), Arc::new(tokio::sync::Notify::new()));
     let model = held_model(arrived.clone(), release.clone()).await;
     let mut worker_env = cluster.gtms_env();
