@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::auth::AdminProof;
-use crate::domain::paging::{MAX_PAGE, PAGE};
+use crate::domain::paging::page_size;
 use crate::error::{ErrorKind, ServiceError};
 use crate::store::{AuditEntry, AuditQuery, AuditRecord, Store, StoreError};
 
@@ -99,10 +99,7 @@ pub struct AuditList {
 
 /// One page of the log (admins only: the caller's proof is the way in).
 pub async fn list(store: &Store, _admin: AdminProof<'_>, query: AuditListQuery) -> Result<AuditList, AuditError> {
-    let limit = query.limit.unwrap_or(PAGE);
-    if !(1..=MAX_PAGE).contains(&limit) {
-        return Err(AuditError::BadInput(format!("limit must be 1 to {MAX_PAGE}")));
-    }
+    let limit = page_size(query.limit, "records").map_err(AuditError::BadInput)?;
     let before = match query.cursor.as_deref() {
         None => None,
         Some(c) => Some(

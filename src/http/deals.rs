@@ -11,7 +11,7 @@ use super::query::typed_query;
 use super::session::require;
 use crate::auth::Principal;
 use crate::deals::{self, DealFilter, DealSummary, DealUpdate, NewDeal};
-use crate::domain::paging::{MAX_PAGE, PAGE};
+use crate::domain::paging::page_size;
 use crate::domain::{CalendarDate, Role};
 use crate::state::AppState;
 
@@ -61,10 +61,7 @@ pub(crate) struct DealListQuery {
 impl DealListQuery {
     /// The page this query asks for, from the deal index, or why it cannot be asked.
     fn page(self, store: &crate::store::Store) -> Result<DealList, ApiError> {
-        let limit = self.limit.unwrap_or(PAGE);
-        if !(1..=MAX_PAGE).contains(&limit) {
-            return Err(ApiError::BadRequest(format!("limit: 1 to {MAX_PAGE} deals per page")));
-        }
+        let limit = page_size(self.limit, "deals").map_err(ApiError::BadRequest)?;
         let filter = DealFilter { stage: self.stage, deal_type: self.deal_type, rep: self.rep };
         let found = deals::page(store, &filter, self.cursor.as_deref(), limit);
         let total = usize::try_from(found.total).unwrap_or(usize::MAX);

@@ -16,7 +16,7 @@ use std::sync::Arc;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::domain::paging::{MAX_PAGE, PAGE};
+use crate::domain::paging::page_size;
 use crate::domain::{WorkflowStatus, WorkflowType};
 use crate::store::{
     IdPage, LiveRow, Store, StoreError, WorkflowCursor, WorkflowIndex, WorkflowPage, WorkflowQuery, WorkflowRecord,
@@ -36,10 +36,7 @@ pub struct PageQuery {
 
 /// A page's size and where it starts, checked; `Err` says what is wrong, for a 400.
 pub fn checked(limit: Option<usize>, cursor: Option<&str>) -> Result<(usize, Option<WorkflowCursor>), String> {
-    let limit = limit.unwrap_or(PAGE);
-    if !(1..=MAX_PAGE).contains(&limit) {
-        return Err(format!("limit: 1 to {MAX_PAGE} items per page"));
-    }
+    let limit = page_size(limit, "items")?;
     let cursor = match cursor {
         None | Some("") => None,
         Some(text) => Some(text.parse().map_err(|()| format!("cursor {text:?} is not a cursor this list gave"))?),
@@ -135,6 +132,7 @@ impl Listing {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::paging::{MAX_PAGE, PAGE};
 
     #[test]
     fn limits_and_cursors_are_checked() {

@@ -61,13 +61,16 @@ impl Inner {
         }
     }
 
+    /// When the pending gate's `approval.expiring` is due (none when warnings are off).
+    pub(super) fn warn_at(&self, record: &WorkflowRecord) -> Option<i64> {
+        transitions::expiring_at(record).filter(|_| self.settings.sla.warn_expiring)
+    }
+
     /// At 80 % of a pending approval's life, tells the team once per gate run (the outbox id
     /// makes a second telling, after a restart, a no-op) and announces `approval.expiring`;
     /// before then, sets the timer that wakes the workflow for it.
     async fn warn_if_expiring(&self, record: &WorkflowRecord) -> Result<(), EngineError> {
-        let Some(at) = transitions::expiring_at(record).filter(|_| self.settings.sla.warn_expiring) else {
-            return Ok(());
-        };
+        let Some(at) = self.warn_at(record) else { return Ok(()) };
         if at > self.now_ms() {
             self.timers.at(at, record.id.clone());
             return Ok(());
@@ -187,7 +190,7 @@ impl Inner {
         if let Some(deadline) = deadline_ms {
             self.timers.at(deadline, saved.id.clone());
         }
-        if let Some(warn) = transitions::expiring_at(&saved).filter(|_| self.settings.sla.warn_expiring) {
+        if let Some(warn) = self.warn_at(&saved) {
             self.timers.at(warn, saved.id.clone());
         }
         announce::waiting(&self.store, &saved);

@@ -141,8 +141,10 @@ impl Inner {
                 (Some(a), _) if a.is_pending() => {
                     if let Some(deadline) = a.deadline_ms {
                         self.timers.at(deadline, w.id.clone());
-                        // Re-arms the 80 % warning, or gives it now if that time passed.
-                        self.enqueue(w.id.clone());
+                    }
+                    // The 80 % warning: a timer already due fires at once.
+                    if let Some(warn) = self.warn_at(w) {
+                        self.timers.at(warn, w.id.clone());
                     }
                 }
                 (_, Wait::Retry { at_ms, .. }) => self.timers.at(*at_ms, w.id.clone()),
