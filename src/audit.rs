@@ -18,7 +18,7 @@ use crate::store::{AuditEntry, AuditQuery, AuditRecord, Store, StoreError};
 pub const CLI: &str = "cli";
 
 /// Who did it: `<user id> (<name>)`.
-fn actor(admin: AdminProof<'_>) -> String {
+pub fn actor(admin: AdminProof<'_>) -> String {
     let who = admin.principal();
     format!("{} ({})", who.sub, who.name)
 }

@@ -7,6 +7,7 @@ mod audit;
 mod brain;
 mod client_config;
 mod console;
+mod controls;
 mod coordinator;
 mod deals;
 mod enrich;
@@ -57,6 +58,7 @@ pub fn routes(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = s
         family(brain::routes(state.clone())),
         family(workers::routes(state.clone())),
         family(coordinator::routes(state.clone())),
+        family(controls::routes(state.clone())),
         family(ws::routes(state.clone())),
         family(status_page::routes(state.clone())),
         family(console::routes(state.clone())),

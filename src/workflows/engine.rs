@@ -7,6 +7,7 @@ use futures_util::future::BoxFuture;
 
 use super::listing::Listing;
 use super::params::WorkflowParams;
+use super::transitions::CancelRequest;
 use crate::domain::{Decision, WorkflowType};
 use crate::error::{ErrorKind, ServiceError};
 use crate::store::{StoreError, WorkflowRecord};
@@ -43,6 +44,8 @@ pub enum EngineError {
     Exists(String),
     #[error("workflow {0} has no approval pending")]
     NothingPending(String),
+    #[error("workflow {0} already ended")]
+    Ended(String),
     #[error("the workflow engine is unavailable: {0}")]
     Unavailable(String),
     #[error(transparent)]
@@ -53,7 +56,7 @@ impl ServiceError for EngineError {
     fn kind(&self) -> ErrorKind {
         match self {
             EngineError::NotFound(_) => ErrorKind::NotFound,
-            EngineError::Exists(_) | EngineError::NothingPending(_) => ErrorKind::Conflict,
+            EngineError::Exists(_) | EngineError::NothingPending(_) | EngineError::Ended(_) => ErrorKind::Conflict,
             EngineError::Unavailable(_) => ErrorKind::Unavailable,
             EngineError::Store(e) => e.kind(),
         }
@@ -72,6 +75,15 @@ pub trait Engine: Send + Sync {
 
     /// Delivers an approval decision; `NothingPending` when the workflow is not at a gate.
     fn signal<'a>(&'a self, id: &'a str, signal: ApprovalSignal) -> BoxFuture<'a, Result<WorkflowRecord, EngineError>>;
+
+    /// Ends a live workflow as cancelled (`transitions::cancel`) at once or, when it is in the
+    /// middle of an activity, when that activity ends; answers its state after the request
+    /// was taken. `Ended` when it already ended.
+    fn cancel<'a>(&'a self, id: &'a str, request: CancelRequest) -> BoxFuture<'a, Result<WorkflowRecord, EngineError>>;
+
+    /// Wakes workflows that may hold for a pause lifted at `revision`: each re-reads the
+    /// pauses and goes on when none holds it any more.
+    fn release(&self, ids: Vec<String>, revision: u64) -> BoxFuture<'_, Result<(), EngineError>>;
 
     /// One workflow's state.
     fn describe<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<WorkflowRecord>, EngineError>>;

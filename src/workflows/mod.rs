@@ -8,6 +8,7 @@
 pub mod activities;
 mod announce;
 pub mod catalog;
+pub mod controls;
 pub mod definitions;
 pub mod demo_engine;
 pub mod engine;

@@ -104,6 +104,14 @@ pub enum Command {
     Cancel(Value),
 }
 
+impl Command {
+    /// Whether it starts new work (an activity, a gate, children): where a pause holds a
+    /// workflow. Waiting for children and ending do not.
+    pub fn starts_work(&self) -> bool {
+        matches!(self, Command::Run { .. } | Command::Await { .. } | Command::StartChildren { .. })
+    }
+}
+
 /// The deadlines a definition gives its gates, in seconds (configurable, `[workflows]`): the
 /// SLA of a ticket's review by priority, and how long a human approval stays open before it
 /// expires and takes the workflow's reject path (per type where set, else `approval`).

@@ -22,7 +22,7 @@ use crate::auth::AdminProof;
 use crate::domain::{Decision, WorkflowStatus, WorkflowType, rfc3339_ms};
 use crate::error::{ErrorKind, ServiceError};
 use crate::notify::Notifications;
-use crate::store::{LiveRow, Store, StoreError, WorkerRecord, WorkflowQuery, WorkflowRecord};
+use crate::store::{LiveRow, PauseScope, Store, StoreError, WorkerRecord, WorkflowQuery, WorkflowRecord};
 
 /// Workflows changed in the last day and pending approvals the Brain sees, at most.
 const BRAIN_RECENT: usize = 50;
@@ -39,6 +39,9 @@ pub enum WorkflowError {
     BadInput(String),
     #[error("{0}")]
     NotFound(String),
+    /// A pause names the worker or the type of a start.
+    #[error("{0}")]
+    Paused(String),
     #[error(transparent)]
     Engine(#[from] EngineError),
     #[error(transparent)]
@@ -52,6 +55,7 @@ impl ServiceError for WorkflowError {
         match self {
             WorkflowError::BadInput(_) => ErrorKind::BadInput,
             WorkflowError::NotFound(_) => ErrorKind::NotFound,
+            WorkflowError::Paused(_) => ErrorKind::Conflict,
             WorkflowError::Engine(e) => e.kind(),
             WorkflowError::Store(e) => e.kind(),
             WorkflowError::Memory(e) => e.kind(),
@@ -174,7 +178,7 @@ impl Workflows {
         &self.notifications
     }
 
-    async fn worker_record(&self, id: &str) -> Result<WorkerRecord, WorkflowError> {
+    pub(super) async fn worker_record(&self, id: &str) -> Result<WorkerRecord, WorkflowError> {
         let workers = self.store.workers().await?;
         workers.into_iter().find(|w| w.id == id).ok_or_else(|| WorkflowError::NotFound(format!("no worker {id}")))
     }
@@ -201,6 +205,7 @@ impl Workflows {
                 p.account_id
             )));
         }
+        self.refuse_paused(&worker.id, kind).await?;
         let new = NewWorkflow { id: new_id(kind), worker: worker.id.clone(), params: request.params, parent: None };
         let started = self.engine.start(new).await?;
         tracing::debug!(workflow = %started.id, %kind, "workflow started");
@@ -229,12 +234,14 @@ impl Workflows {
 
     /// Starts an internal workflow (the coordinator, the scheduler's compression).
     pub async fn start_internal(&self, worker: &str, params: WorkflowParams) -> Result<String, WorkflowError> {
+        self.refuse_paused(worker, params.kind()).await?;
         let new = NewWorkflow { id: new_id(params.kind()), worker: worker.to_owned(), params, parent: None };
         Ok(self.engine.start(new).await?.id)
     }
 
     /// Starts a workflow for the simulated team (demo mode): an id marked simulated, no admin.
     pub async fn start_simulated(&self, worker: &str, params: WorkflowParams) -> Result<String, WorkflowError> {
+        self.refuse_paused(worker, params.kind()).await?;
         let hex = uuid::Uuid::new_v4().simple().to_string();
         let id = format!("{}{SIMULATED_MARK}{}", params.kind().as_str(), &hex[..12]);
         let new = NewWorkflow { id, worker: worker.to_owned(), params, parent: None };
@@ -330,7 +337,15 @@ impl Workflows {
         let counts = crate::memory::worker_entry_counts(&self.store);
         let worker = worker_view(&record, &live, &counts);
         let memory = crate::memory::worker_memory(&self.store, id).await?;
-        Ok(WorkerDetail { worker, team: record.team, workflow_types: record.workflow_types, memory })
+        let pause = self.store.pauses().await?.into_iter().find(|p| p.scope == PauseScope::Worker && p.target == id);
+        Ok(WorkerDetail {
+            worker,
+            team: record.team,
+            workflow_types: record.workflow_types,
+            memory,
+            paused: pause.is_some(),
+            pause: pause.as_ref().map(super::controls::PauseView::from),
+        })
     }
 
     /// One page of coordinator runs, newest first.
@@ -514,6 +529,10 @@ fn count(n: u64) -> usize {
 
 fn worker_view(w: &WorkerRecord, live: &LiveWork, counts: &BTreeMap<String, usize>) -> WorkerView {
     let (status, current_task) = match live.current.get(&w.id) {
+        // Held by a pause: neither executing nor at a gate.
+        Some(r) if super::transitions::is_held(r) => {
+            ("stopped", format!("paused: {} {} holds before {}", r.kind, r.id, current_step(r).unwrap_or_default()))
+        }
         Some(r) if r.status == WorkflowStatus::Running => {
             ("running", format!("{} {}: {}", r.kind, r.id, current_step(r).unwrap_or_default()))
         }

@@ -142,3 +142,76 @@ pub fn end(
     record.error = error;
     record.finished_ms = Some(now);
 }
+
+/// The history step a workflow held by a pause records (open while it holds).
+pub const PAUSED_STEP: &str = "paused";
+/// The history step a cancelled workflow records last.
+pub const CANCELLED_STEP: &str = "cancelled";
+
+/// The open `paused` step, when the workflow holds.
+fn open_pause(record: &mut WorkflowRecord) -> Option<&mut StepRecord> {
+    record.steps.last_mut().filter(|s| s.name == PAUSED_STEP && s.status == StepStatus::Waiting)
+}
+
+/// Whether the workflow holds at a boundary for a pause (its last step is an open `paused`).
+pub fn is_held(record: &WorkflowRecord) -> bool {
+    record.steps.last().is_some_and(|s| s.name == PAUSED_STEP && s.status == StepStatus::Waiting)
+}
+
+/// Records that the workflow holds for `pause` (who paused what, when and why); `false` when
+/// it already holds.
+pub fn hold(record: &mut WorkflowRecord, pause: &crate::store::PauseRecord, now: i64) -> bool {
+    if is_held(record) {
+        return false;
+    }
+    let output = json!({
+        "scope": pause.scope, "target": pause.target, "by": pause.by,
+        "pausedAt": crate::domain::rfc3339_ms(pause.at_ms), "reason": pause.reason,
+    });
+    record.steps.push(StepRecord {
+        name: PAUSED_STEP.to_owned(),
+        status: StepStatus::Waiting,
+        started_ms: now,
+        finished_ms: None,
+        output: output.to_string(),
+        attempts: 1,
+    });
+    true
+}
+
+/// Closes the open `paused` step (the pause was lifted); `false` when the workflow did not hold.
+pub fn release(record: &mut WorkflowRecord, now: i64) -> bool {
+    let Some(step) = open_pause(record) else { return false };
+    let mut output: Value = serde_json::from_str(&step.output).unwrap_or_else(|_| json!({}));
+    output["resumedAt"] = json!(crate::domain::rfc3339_ms(now));
+    step.status = StepStatus::Completed;
+    step.finished_ms = Some(now);
+    step.output = output.to_string();
+    true
+}
+
+/// A request to cancel a workflow: who and why.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct CancelRequest {
+    pub by: String,
+    pub reason: String,
+}
+
+/// Ends a live workflow as cancelled by `request`: an open gate or pause is closed, a
+/// `cancelled` step records who and why, and the result says so.
+pub fn cancel(record: &mut WorkflowRecord, request: &CancelRequest, now: i64) {
+    release(record, now);
+    if let Some(step) = record.approval.as_ref().filter(|a| a.is_pending()).map(|a| a.step.clone()) {
+        if let Some(a) = record.approval.as_mut() {
+            a.decided_ms = Some(now);
+            a.decided_by = Some(request.by.clone());
+            a.comment = Some(format!("cancelled: {}", request.reason));
+        }
+        finish_gate(record, &step, now, &json!({"decision": "cancelled", "by": request.by}));
+    }
+    let output = json!({"by": request.by, "reason": request.reason});
+    record.steps.push(step_record(CANCELLED_STEP, StepStatus::Completed, now, now, &output, 1));
+    record.wait = crate::store::Wait::Nothing;
+    let result = json!({"cancelled": true, "by": request.by, "reason": request.reason});
+    end(record, WorkflowStatus::Cancelled, Some(result), None, now);
+}

@@ -168,6 +168,9 @@ pub struct WorkflowDetail {
     /// The coordinator run that started it.
     pub parent: Option<String>,
     pub children: Vec<String>,
+    /// Whether it holds at an activity boundary for a pause of its worker or type (its last
+    /// step is an open `paused` step, saying who paused what, when and why).
+    pub paused: bool,
 }
 
 impl From<&WorkflowRecord> for WorkflowDetail {
@@ -181,6 +184,7 @@ impl From<&WorkflowRecord> for WorkflowDetail {
             error: w.error.clone(),
             parent: w.parent.clone(),
             children: w.children.clone(),
+            paused: super::transitions::is_held(w),
         }
     }
 }
@@ -250,6 +254,12 @@ pub struct WorkerDetail {
     pub team: String,
     pub workflow_types: Vec<String>,
     pub memory: WorkerMemory,
+    /// Whether an admin paused this worker (its list `status` stays one of the three: a
+    /// workflow held by a pause is neither executing nor at a gate).
+    pub paused: bool,
+    /// The worker's pause, when it stands.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pause: Option<super::controls::PauseView>,
 }
 
 /// A coordinator run (`/api/coordinator/runs`).

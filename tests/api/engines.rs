@@ -19,6 +19,7 @@ struct Appliance {
     token: String,
     http: reqwest::Client,
     dir: tempfile::TempDir,
+    env: Vec<(String, String)>,
 }
 
 /// Settings both engines run the suite with: a 1 s SLA for urgent tickets, onboarding
@@ -33,12 +34,24 @@ const SUITE_ENV: &[(&str, &str)] = &[
 impl Appliance {
     async fn start(env: &[(String, String)]) -> Appliance {
         let dir = tempfile::tempdir().expect("dir");
-        let data = dir.path().join("gtms.redb");
+        let server = Self::serve(&dir, env);
+        let token = admin_token(&server.base, &dir.path().join("gtms.redb")).await;
+        Appliance { server, token, http: reqwest::Client::new(), dir, env: env.to_vec() }
+    }
+
+    fn serve(dir: &tempfile::TempDir, env: &[(String, String)]) -> Binary {
         let mut all: Vec<(&str, &str)> = SUITE_ENV.to_vec();
         all.extend(env.iter().map(|(k, v)| (k.as_str(), v.as_str())));
-        let server = Binary::serve_with_env(&data, &[], &all);
-        let token = admin_token(&server.base, &data).await;
-        Appliance { server, token, http: reqwest::Client::new(), dir }
+        Binary::serve_with_env(&dir.path().join("gtms.redb"), &[], &all)
+    }
+
+    /// Kills the server (SIGKILL) and starts it again on the same data file; the token stays
+    /// good (the signing secret is in the file).
+    async fn restart(self) -> Appliance {
+        let Appliance { server, token, http, dir, env } = self;
+        server.kill_9();
+        let server = Self::serve(&dir, &env);
+        Appliance { server, token, http, dir, env }
     }
 
     async fn call(&self, method: reqwest::Method, path: &str, body: Option<Value>) -> (u16, Value) {
@@ -213,12 +226,151 @@ async fn suite(app: &Appliance) -> Vec<(String, &'static str)> {
     ]
 }
 
+/// Pause, resume and cancel: a paused worker refuses starts and its workflow holds at the next
+/// activity boundary after its approval, still holding after a SIGKILL and a restart; a resume
+/// lets it complete; a cancel by type hits exactly the matching workflows, a single cancel
+/// records its reason, and the audit log has each action.
+async fn controls(app: Appliance) -> Appliance {
+    use reqwest::Method;
+    let content = json!({"contentType": "email", "accountId": "acct-004"});
+    let held = app.start_workflow("content-writer", "content-generation", content.clone()).await;
+    app.wait_for(&held, "waiting", status_is("waiting")).await;
+    let pause = json!({"worker": "content-writer", "reason": "brand review"});
+    let (status, paused) = app.call(Method::POST, "/api/controls/pause", Some(pause)).await;
+    assert_eq!(
+        (status, paused["scope"].as_str(), paused["target"].as_str()),
+        (201, Some("worker"), Some("content-writer"))
+    );
+    assert!(paused["pausedBy"].as_str().is_some_and(|by| by.contains("ops")), "{paused}");
+    let again = json!({"worker": "content-writer", "reason": "something else"});
+    let (status, standing) = app.call(Method::POST, "/api/controls/pause", Some(again)).await;
+    assert_eq!((status, standing["reason"].as_str()), (200, Some("brand review")), "the standing pause is kept");
+    let start = json!({"workflowType": "content-generation", "params": content});
+    let (status, refused) = app.call(Method::POST, "/api/workers/content-writer/start", Some(start)).await;
+    assert_eq!((status, refused["error"].as_str()), (409, Some("conflict")), "{refused}");
+    assert!(refused["message"].as_str().is_some_and(|m| m.contains("brand review")), "{refused}");
+
+    assert_eq!(app.decide(&held, "approve").await.0, 200);
+    let holding = app.wait_for(&held, "held at the next boundary", |w| w["paused"] == true).await;
+    assert_eq!(holding["status"], "running", "{holding}");
+    let open = step(&holding, "paused");
+    assert_eq!((open["status"].as_str(), open["output"]["reason"].as_str()), (Some("waiting"), Some("brand review")));
+    let worker = app.get("/api/workers/content-writer").await;
+    assert_eq!((worker["paused"].as_bool(), worker["status"].as_str()), (Some(true), Some("stopped")), "{worker}");
+
+    let app = app.restart().await;
+    connected_if_temporal(&app).await;
+    let pauses = app.get("/api/controls/pauses").await;
+    assert_eq!(pauses["pauses"].as_array().map(Vec::len), Some(1), "the pause survives the restart: {pauses}");
+    let after = app.wait_for(&held, "still held after the restart", |w| w["paused"] == true).await;
+    assert_eq!(step(&after, "publish")["status"], "pending", "nothing ran past the pause: {after}");
+
+    let resume = json!({"worker": "content-writer"});
+    let (status, resumed) = app.call(Method::POST, "/api/controls/resume", Some(resume.clone())).await;
+    assert_eq!((status, resumed["released"].as_u64()), (200, Some(1)), "{resumed}");
+    let done = app.wait_for(&held, "completed after the resume", status_is("completed")).await;
+    let closed = step(&done, "paused");
+    assert!(closed["status"] == "completed" && closed["output"]["resumedAt"].is_string(), "{done}");
+    let (status, reply) = app.call(Method::POST, "/api/controls/resume", Some(resume)).await;
+    assert_eq!((status, reply["error"].as_str()), (404, Some("not_found")), "{reply}");
+
+    // A cancel by type hits the two tickets and not the content draft.
+    let ticket = |id: &str| json!({"ticketId": id, "subject": "Invoice question", "priority": "low"});
+    let tickets = [
+        app.start_workflow("support-resolver", "ticket-resolution", ticket("t-c1")).await,
+        app.start_workflow("support-resolver", "ticket-resolution", ticket("t-c2")).await,
+    ];
+    let draft = app
+        .start_workflow(
+            "content-writer",
+            "content-generation",
+            json!({"contentType": "email", "accountId": "acct-004"}),
+        )
+        .await;
+    for id in tickets.iter().chain([&draft]) {
+        app.wait_for(id, "waiting", status_is("waiting")).await;
+    }
+    let (status, reply) = app.call(Method::POST, "/api/controls/cancel", Some(json!({"reason": "no filter"}))).await;
+    assert_eq!((status, reply["error"].as_str()), (400, Some("bad_request")), "{reply}");
+    let filter = json!({"type": "ticket-resolution", "reason": "duplicate queue"});
+    let (status, bulk) = app.call(Method::POST, "/api/controls/cancel", Some(filter)).await;
+    assert_eq!((status, bulk["matched"].as_u64(), bulk["cancelled"].as_u64()), (200, Some(2), Some(2)), "{bulk}");
+    assert_eq!(bulk["filter"]["type"], "ticket-resolution", "{bulk}");
+    let mut hit: Vec<&str> =
+        bulk["results"].as_array().into_iter().flatten().filter_map(|r| r["workflowId"].as_str()).collect();
+    hit.sort_unstable();
+    let mut want: Vec<&str> = tickets.iter().map(String::as_str).collect();
+    want.sort_unstable();
+    assert_eq!(hit, want, "{bulk}");
+    for id in &tickets {
+        let cancelled = app.wait_for(id, "cancelled", status_is("cancelled")).await;
+        assert_eq!(step(&cancelled, "cancelled")["output"]["reason"], "duplicate queue", "{cancelled}");
+        assert_eq!(cancelled["result"]["cancelled"], true, "{cancelled}");
+    }
+    assert_eq!(app.get(&format!("/api/coordinator/workflows/{draft}")).await["status"], "waiting");
+
+    let path = format!("/api/coordinator/workflows/{draft}/cancel");
+    let (status, reply) = app.call(Method::POST, &path, Some(json!({"reason": "  "}))).await;
+    assert_eq!(status, 400, "a blank reason: {reply}");
+    let (status, reply) = app.call(Method::POST, &path, Some(json!({"reason": "the account churned"}))).await;
+    assert_eq!((status, reply["status"].as_str()), (200, Some("cancelled")), "{reply}");
+    let (status, reply) = app.call(Method::POST, &path, Some(json!({"reason": "again"}))).await;
+    assert_eq!((status, reply["error"].as_str()), (409, Some("conflict")), "{reply}");
+    let unknown = "/api/coordinator/workflows/content-generation-000000000000/cancel";
+    let (status, reply) = app.call(Method::POST, unknown, Some(json!({"reason": "x"}))).await;
+    assert_eq!((status, reply["error"].as_str()), (404, Some("not_found")), "{reply}");
+
+    let audit = app.get("/api/audit?limit=1000").await;
+    let actions: Vec<&str> =
+        audit["entries"].as_array().into_iter().flatten().filter_map(|e| e["action"].as_str()).collect();
+    for action in ["pause", "resume", "workflows.cancel", "workflow.cancel"] {
+        assert!(actions.contains(&action), "{action} is audited: {actions:?}");
+    }
+    app
+}
+
+/// The step of a workflow's view named `name` (null when it has none).
+fn step(workflow: &Value, name: &str) -> Value {
+    workflow["steps"].as_array().into_iter().flatten().find(|s| s["name"] == name).cloned().unwrap_or_default()
+}
+
+/// After a restart, the temporal engine is ready once it connected again.
+async fn connected_if_temporal(app: &Appliance) {
+    if app.env.iter().any(|(k, v)| k == "GTMS_MODE" && v == "temporal") {
+        connected(app).await;
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_demo_engine_passes_the_suite() {
     let app = Appliance::start(&[]).await;
     assert_eq!(app.health().await["temporal"], "disabled");
     suite(&app).await;
     expiry_notices(app.stop_and_read_outbox().await);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_demo_engine_pauses_resumes_and_cancels() {
+    let app = Appliance::start(&[]).await;
+    let app = controls(app).await;
+
+    // The same controls through MCP (the opt-in `controls` toolset).
+    let mcp = crate::mcp::RawSession::open_at(&app.server.base, "/mcp?toolsets=controls", &app.token).await;
+    let pause = json!({"type": "lead-qualification", "reason": "new scoring rules"});
+    let paused = mcp.call(1, "pause", pause).await;
+    assert_eq!(paused["result"]["structuredContent"]["target"], "lead-qualification", "{paused}");
+    let listed = mcp.call(2, "pauses_list", json!({})).await;
+    assert_eq!(listed["result"]["structuredContent"]["pauses"][0]["reason"], "new scoring rules", "{listed}");
+    let lead = json!({"workflowType": "lead-qualification", "params": {"leadId": "l-9", "company": "Apple", "contact": "the CFO"}});
+    let (status, _) = app.call(reqwest::Method::POST, "/api/workers/sdr/start", Some(lead)).await;
+    assert_eq!(status, 409, "a paused type starts nothing");
+    let resumed = mcp.call(3, "resume", json!({"type": "lead-qualification"})).await;
+    assert_eq!(resumed["result"]["structuredContent"]["released"], 0, "{resumed}");
+    let missing =
+        mcp.call(4, "workflow_cancel", json!({"workflow_id": "lead-qualification-000000000000", "reason": "x"})).await;
+    assert_eq!(missing["result"]["isError"], true, "{missing}");
+    let none = mcp.call(5, "workflows_cancel", json!({"worker": "sdr", "reason": "nothing live"})).await;
+    assert_eq!(none["result"]["structuredContent"]["matched"], 0, "{none}");
 }
 
 /// What the suite's gates with deadlines told the team: the onboarding's two approvals each
@@ -271,6 +423,7 @@ async fn the_temporal_engine_passes_the_suite_over_mutual_tls() {
     })
     .await;
     assert!(listed.len() >= ids.len());
+    let app = controls(app).await;
     expiry_notices(app.stop_and_read_outbox().await);
 }
 

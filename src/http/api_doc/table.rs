@@ -37,6 +37,7 @@ const MCP: &str = "mcp";
 const PAGES: &str = "pages";
 const WORKERS: &str = "workers";
 const COORDINATOR: &str = "coordinator";
+const CONTROLS: &str = "controls";
 const CONSOLE: &str = "console";
 /// The console's form posts.
 const FORM: &str = "application/x-www-form-urlencoded";
@@ -410,14 +411,14 @@ pub static ROUTES: &[Route] = &[
         .body(schema::<StartBody>)
         .success(&[202])
         .json(schema::<StartReply>)
-        .errors(&[503]),
+        .errors(&[409, 503]),
     Route::new(Post, "/api/coordinator/runs", "coordinatorRun", "Start a coordinator run toward a goal (admin)")
         .tag(COORDINATOR)
         .auth(Auth::Admin)
         .body(schema::<RunRequest>)
         .success(&[202])
         .json(schema::<RunStarted>)
-        .errors(&[503]),
+        .errors(&[409, 503]),
     Route::new(Get, "/api/coordinator/runs", "coordinatorRuns", "Coordinator runs, newest first, a page at a time")
         .tag(COORDINATOR)
         .auth(Auth::Session)
@@ -467,6 +468,47 @@ pub static ROUTES: &[Route] = &[
         .body(schema::<DecideRequest>)
         .json(schema::<DecisionReply>)
         .errors(&[409, 503]),
+    Route::new(
+        Post,
+        "/api/coordinator/workflows/{workflowId}/cancel",
+        "workflowCancel",
+        "Cancel a live workflow and its live children, with a reason (admin)",
+    )
+    .tag(CONTROLS)
+    .auth(Auth::Admin)
+    .body(schema::<crate::workflows::controls::CancelBody>)
+    .json(schema::<crate::workflows::controls::CancelReply>)
+    .errors(&[409, 503]),
+    // Controls.
+    Route::new(Get, "/api/controls/pauses", "pausesList", "The standing pauses of workers and workflow types")
+        .tag(CONTROLS)
+        .auth(Auth::Session)
+        .json(schema::<crate::workflows::controls::PauseList>)
+        .errors(&[503]),
+    Route::new(
+        Post,
+        "/api/controls/pause",
+        "pause",
+        "Pause a worker or a workflow type (admin): 201 new, 200 standing",
+    )
+    .tag(CONTROLS)
+    .auth(Auth::Admin)
+    .body(schema::<crate::workflows::controls::PauseRequest>)
+    .success(&[200, 201])
+    .json(schema::<crate::workflows::controls::PauseView>)
+    .errors(&[404, 503]),
+    Route::new(Post, "/api/controls/resume", "resume", "Lift a pause and wake the workflows it held (admin)")
+        .tag(CONTROLS)
+        .auth(Auth::Admin)
+        .body(schema::<crate::workflows::controls::ResumeRequest>)
+        .json(schema::<crate::workflows::controls::ResumeReply>)
+        .errors(&[404, 503]),
+    Route::new(Post, "/api/controls/cancel", "workflowsCancel", "Cancel every live workflow matching a filter (admin)")
+        .tag(CONTROLS)
+        .auth(Auth::Admin)
+        .body(schema::<crate::workflows::controls::BulkCancelRequest>)
+        .json(schema::<crate::workflows::controls::BulkCancelReply>)
+        .errors(&[503]),
     // Metrics views.
     Route::new(Get, "/api/metrics/{view}", "metricsView", "The latest rollup of a metric view")
         .tag(METRICS)

@@ -4,7 +4,8 @@
 //! the workspace lists, which grow without bound, page by `cursor` and answer `next_cursor`),
 //! the compact company reference, and slug resolution.
 //! All 53 tools of DESIGN.md: 22 company tools and 31 workspace tools in six toolsets, served
-//! by default; and the opt-in `controls` toolset (`audit_list`).
+//! by default; and the opt-in `controls` toolset (`audit_list`, `pauses_list`, `pause`, `resume`,
+//! `workflow_cancel`, `workflows_cancel`).
 
 mod brain;
 mod company_claims;
@@ -88,6 +89,11 @@ pub fn all() -> Vec<ToolDef> {
         ToolDef::of::<coordinator::CoordinatorRuns>(),
         ToolDef::of::<coordinator::CoordinatorRunGet>(),
         ToolDef::of::<controls::AuditListTool>(),
+        ToolDef::of::<controls::PausesList>(),
+        ToolDef::of::<controls::Pause>(),
+        ToolDef::of::<controls::Resume>(),
+        ToolDef::of::<controls::WorkflowCancel>(),
+        ToolDef::of::<controls::WorkflowsCancel>(),
     ]
 }
 
@@ -175,18 +181,18 @@ mod tests {
     #[test]
     fn every_tool_has_a_valid_schema_and_a_unique_name() {
         let tools = all();
-        assert_eq!(tools.len(), 54);
+        assert_eq!(tools.len(), 59);
         let per_toolset: Vec<usize> = crate::mcp::registry::Toolset::ALL
             .iter()
             .map(|set| tools.iter().filter(|t| t.toolset == *set).count())
             .collect();
         // company, workers, deals, memory, brain, metrics, coordinator (DESIGN.md, MCP: 53 by
         // default), then the opt-in controls.
-        assert_eq!(per_toolset, [22, 8, 5, 6, 3, 6, 3, 1]);
+        assert_eq!(per_toolset, [22, 8, 5, 6, 3, 6, 3, 6]);
         let mut names: Vec<&str> = tools.iter().map(|t| t.name).collect();
         names.sort_unstable();
         names.dedup();
-        assert_eq!(names.len(), 54);
+        assert_eq!(names.len(), 59);
         for t in &tools {
             assert_eq!(t.input_schema.get("type"), Some(&serde_json::json!("object")), "{}", t.name);
             assert_eq!(t.output_schema.get("type"), Some(&serde_json::json!("object")), "{}", t.name);

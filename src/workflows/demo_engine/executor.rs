@@ -88,6 +88,15 @@ impl Inner {
             // The gate's deadline passed with nobody deciding: record the lapse.
             return self.lapse(record, step).await;
         }
+        let hold = match command.starts_work() {
+            true => self.store.hold(&record.worker, record.kind).await?,
+            false => None,
+        };
+        match hold {
+            Some(hold) => return self.hold(record, &hold.pause).await,
+            None if transitions::is_held(&record) => return self.release(record).await,
+            None => {}
+        }
         match command {
             Command::Run { step, activity } => self.run_activity(record, step, activity).await,
             Command::Await { step, summary, deadline_secs } => {
@@ -195,6 +204,30 @@ impl Inner {
         }
         announce::waiting(&self.store, &saved);
         Ok(Next::Park)
+    }
+
+    /// Holds at this boundary for `pause` (recorded once as an open `paused` step); the
+    /// workflow stays parked until a resume wakes it (`Engine::release`) or a restart re-reads it.
+    async fn hold(&self, mut record: WorkflowRecord, pause: &crate::store::PauseRecord) -> Result<Next, EngineError> {
+        let previous = record.status;
+        if transitions::hold(&mut record, pause, self.now_ms())
+            && let Some(saved) = self.save(record, previous).await?
+        {
+            tracing::info!(workflow = %saved.id, scope = pause.scope.as_str(), target = %pause.target, "workflow holds for a pause");
+            announce::step(&self.store, &saved, transitions::PAUSED_STEP, "held");
+        }
+        Ok(Next::Park)
+    }
+
+    /// The pause it held for was lifted: closes the `paused` step and goes on.
+    async fn release(&self, mut record: WorkflowRecord) -> Result<Next, EngineError> {
+        let previous = record.status;
+        transitions::release(&mut record, self.now_ms());
+        if let Some(saved) = self.save(record, previous).await? {
+            tracing::info!(workflow = %saved.id, "workflow resumes after a pause");
+            announce::step(&self.store, &saved, transitions::PAUSED_STEP, "resumed");
+        }
+        Ok(Next::Continue)
     }
 
     /// Records that nobody decided before the gate's deadline.

@@ -21,6 +21,7 @@ use tokio_util::task::TaskTracker;
 use super::activities::Activities;
 use super::engine::{ApprovalSignal, Engine, EngineError, NewWorkflow};
 use super::listing::Listing;
+use super::transitions::CancelRequest;
 use crate::config::WorkflowSettings;
 use crate::domain::WorkflowStatus;
 use crate::store::{Store, Wait, WorkflowOutcome, WorkflowRecord, WorkflowWrite};
@@ -200,6 +201,37 @@ impl Engine for DemoEngine {
                 }
             }
         })
+    }
+
+    fn cancel<'a>(&'a self, id: &'a str, request: CancelRequest) -> BoxFuture<'a, Result<WorkflowRecord, EngineError>> {
+        Box::pin(async move {
+            loop {
+                let mut record =
+                    self.inner.store.workflow(id).await?.ok_or_else(|| EngineError::NotFound(id.to_owned()))?;
+                if record.status.is_terminal() {
+                    return Err(EngineError::Ended(id.to_owned()));
+                }
+                let previous = record.status;
+                crate::workflows::transitions::cancel(&mut record, &request, self.inner.now_ms());
+                // A save that lost to an executor's write reads the record again.
+                if let Some(saved) = self.inner.save(record, previous).await? {
+                    tracing::info!(workflow = %saved.id, by = %request.by, reason = %request.reason, "workflow cancelled");
+                    super::announce::ended(&self.inner.store, &saved);
+                    if let Some(parent) = &saved.parent {
+                        self.inner.enqueue(parent.clone());
+                    }
+                    return Ok(saved);
+                }
+            }
+        })
+    }
+
+    fn release(&self, ids: Vec<String>, _revision: u64) -> BoxFuture<'_, Result<(), EngineError>> {
+        // The executor re-reads the pauses before the workflow's next step.
+        for id in ids {
+            self.inner.enqueue(id);
+        }
+        Box::pin(async { Ok(()) })
     }
 
     fn describe<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<WorkflowRecord>, EngineError>> {

@@ -1,8 +1,9 @@
 //! The Temporal activities: `gtms.appliance-step` (the steps that touch the appliance's redb:
 //! memory, accounts and deals, the outbox) and `gtms.transition` (a local activity: announce a
-//! state change on `/ws`, update the run ledger, record model calls, queue a notification),
-//! served on the appliance's task queue; `gtms.compute-step` (model calls and company data),
-//! served on the compute queue by the appliance and by any `gtms worker` process.
+//! state change on `/ws`, update the run ledger, record model calls, queue a notification, and
+//! answer the pause that holds the workflow, if any), served on the appliance's task queue;
+//! `gtms.compute-step` (model calls and company data), served on the compute queue by the
+//! appliance and by any `gtms worker` process.
 
 use std::sync::Arc;
 
@@ -10,6 +11,7 @@ use temporalio_macros::activities;
 use temporalio_sdk::activities::{ActivityContext, ActivityError};
 
 use super::messages::{Event, StepInput, StepOutput, Transition};
+use crate::store::Hold;
 use crate::workflows::activities::{Activities, CallLog, Compute, StepCall};
 use crate::workflows::{announce, ledger_row};
 
@@ -49,7 +51,11 @@ impl ApplianceActivities {
     }
 
     #[activity(name = "gtms.transition")]
-    pub async fn transition(self: Arc<Self>, _ctx: ActivityContext, t: Transition) -> Result<(), ActivityError> {
+    pub async fn transition(
+        self: Arc<Self>,
+        _ctx: ActivityContext,
+        t: Transition,
+    ) -> Result<Option<Hold>, ActivityError> {
         let acts = &self.activities;
         if let Some(n) = t.notice {
             acts.notifications.queue(n.id, &n.event, n.text, Some(t.record.id.clone())).await?;
@@ -65,7 +71,11 @@ impl ApplianceActivities {
             Event::Decided { decision } => announce::decided(store, w, *decision),
             Event::Ended => announce::ended(store, w),
         }
-        Ok(())
+        // What holds the workflow at its next boundary, read after the change was announced.
+        if w.status.is_terminal() {
+            return Ok(None);
+        }
+        Ok(store.hold(&w.worker, w.kind).await?)
     }
 }
 

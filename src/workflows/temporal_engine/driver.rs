@@ -23,16 +23,34 @@ use temporalio_workflow::{ChildWorkflowExecutionError, ChildWorkflowStartError, 
 use super::activities::{ApplianceActivities, ComputeActivities};
 use super::messages::{Event, Notice, RunSettings, StartInput, StepInput, StepOutput, Transition};
 use crate::domain::{StepStatus, WorkflowStatus, WorkflowType};
-use crate::store::{ModelCall, Wait, WorkflowRecord};
+use crate::store::{Hold, ModelCall, Wait, WorkflowRecord};
 use crate::workflows::definitions;
 use crate::workflows::script::{Activity, ChildSpec, Command, History, Queue};
-use crate::workflows::transitions;
+use crate::workflows::transitions::{self, CancelRequest};
 
 /// The state of every gtms workflow type.
 #[derive(Debug, Clone)]
 pub struct Script {
     pub record: WorkflowRecord,
     pub settings: RunSettings,
+    pub controls: Controls,
+}
+
+/// What the controls asked of a workflow: the pause it last learned it holds for (from the
+/// transition activity, with the pause revision of that reading), the revision of the latest
+/// resume it was told of (the `release` signal), and a cancel request (the `cancel` update).
+#[derive(Debug, Clone, Default)]
+pub struct Controls {
+    pub hold: Option<Hold>,
+    pub released: u64,
+    pub cancel: Option<CancelRequest>,
+}
+
+impl Controls {
+    /// Held by a pause no resume came after.
+    fn holds(&self) -> bool {
+        self.hold.as_ref().is_some_and(|h| h.revision >= self.released)
+    }
 }
 
 /// What the six workflow structs share (`workflow_types`, which implements it for each).
@@ -86,6 +104,9 @@ pub async fn drive<W: Scripted>(ctx: &mut WorkflowContext<W>) -> WorkflowResult<
     announce(ctx, Event::Started, None, Vec::new()).await?;
     let mut children: HashMap<String, ChildEnd> = HashMap::new();
     loop {
+        if let Some(request) = ctx.state(|w| w.script().controls.cancel.clone()) {
+            return cancelled(ctx, request).await;
+        }
         let command = match ctx.state(|w| History::of(&w.script().record)) {
             Ok(history) if history.params.kind() != W::KIND => {
                 Command::Fail(format!("a {} workflow was started with {} parameters", W::KIND, history.params.kind()))
@@ -93,6 +114,10 @@ pub async fn drive<W: Scripted>(ctx: &mut WorkflowContext<W>) -> WorkflowResult<
             Ok(history) => definitions::next(&history, &settings.sla),
             Err(unreadable) => Command::Fail(unreadable.to_string()),
         };
+        if command.starts_work() && ctx.state(|w| w.script().controls.holds()) {
+            hold(ctx).await?;
+            continue;
+        }
         match command {
             Command::Run { step, activity } => {
                 if let Err(reason) = run_step(ctx, &settings, step, activity).await? {
@@ -111,6 +136,37 @@ pub async fn drive<W: Scripted>(ctx: &mut WorkflowContext<W>) -> WorkflowResult<
             Command::Fail(reason) => return end(ctx, WorkflowStatus::Failed, None, Some(reason)).await,
         }
     }
+}
+
+/// Holds at this boundary (an open `paused` step) until a resume after the pause it learned
+/// of (`release`) or a cancel; then closes the step unless it was cancelled.
+async fn hold<W: Scripted>(ctx: &WorkflowContext<W>) -> WorkflowResult<()> {
+    let Some(pause) = ctx.state(|w| w.script().controls.hold.clone()).map(|h| h.pause) else { return Ok(()) };
+    let at = now(ctx);
+    if edit(ctx, |r| transitions::hold(r, &pause, at)) {
+        let held = Event::Step { step: transitions::PAUSED_STEP.into(), outcome: "held".into() };
+        announce(ctx, held, None, Vec::new()).await?;
+    }
+    ctx.wait_condition(|w: &W| !w.script().controls.holds() || w.script().controls.cancel.is_some()).await?;
+    if ctx.state(|w| w.script().controls.cancel.is_some()) {
+        return Ok(());
+    }
+    let at = now(ctx);
+    if edit(ctx, |r| transitions::release(r, at)) {
+        let resumed = Event::Step { step: transitions::PAUSED_STEP.into(), outcome: "resumed".into() };
+        announce(ctx, resumed, None, Vec::new()).await?;
+    }
+    Ok(())
+}
+
+/// Ends the workflow as cancelled by `request` (`transitions::cancel`).
+async fn cancelled<W: Scripted>(ctx: &WorkflowContext<W>, request: CancelRequest) -> WorkflowResult<WorkflowRecord> {
+    let at = now(ctx);
+    edit(ctx, |r| transitions::cancel(r, &request, at));
+    let done = record(ctx);
+    ctx.upsert_memo([("status", Some(MemoValue::new(done.status.as_str().to_owned())))])?;
+    announce(ctx, Event::Ended, None, Vec::new()).await?;
+    Ok(done)
 }
 
 /// Runs the activity of `step`; `Err(reason)` when it failed after every retry.
@@ -200,7 +256,10 @@ async fn gate<W: Scripted>(
     let (id, text) = transitions::approval_notice(&record(ctx), index);
     let notice = Notice { id, event: "approval.requested".into(), text };
     announce(ctx, Event::Waiting, Some(notice), Vec::new()).await?;
-    let decided = |w: &W| w.script().record.approval.as_ref().is_none_or(|a| !a.is_pending());
+    // A cancel ends the wait too (the loop then ends the workflow).
+    let decided = |w: &W| {
+        w.script().record.approval.as_ref().is_none_or(|a| !a.is_pending()) || w.script().controls.cancel.is_some()
+    };
     match deadline_secs {
         None => ctx.wait_condition(decided).await?,
         Some(secs) => {
@@ -225,6 +284,9 @@ async fn gate<W: Scripted>(
                 }
             }
         }
+    }
+    if ctx.state(|w| w.script().controls.cancel.is_some()) {
+        return Ok(());
     }
     let decision = ctx.state(|w| w.script().record.approval.as_ref().and_then(|a| a.decision));
     match decision {
@@ -326,7 +388,9 @@ async fn end<W: Scripted>(
     }
 }
 
-/// Runs the `gtms.transition` local activity for the current record.
+/// Runs the `gtms.transition` local activity for the current record, and keeps the pause it
+/// answers (none when nothing holds the workflow; recorded in history, so a replay reads the
+/// same — histories from before pauses recorded `null`, none).
 async fn announce<W: Scripted>(
     ctx: &WorkflowContext<W>,
     event: Event,
@@ -335,6 +399,7 @@ async fn announce<W: Scripted>(
 ) -> WorkflowResult<()> {
     let transition = Transition { record: record(ctx), event, notice, calls };
     let options = LocalActivityOptions::builder().start_to_close_timeout(Duration::from_secs(30)).build();
-    ctx.execute_local_activity(ApplianceActivities::transition, transition, options).await?;
+    let hold = ctx.execute_local_activity(ApplianceActivities::transition, transition, options).await?;
+    ctx.state_mut(|w| w.script_mut().controls.hold = hold);
     Ok(())
 }

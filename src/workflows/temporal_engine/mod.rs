@@ -22,10 +22,12 @@ use std::time::Duration;
 use futures_util::StreamExt;
 use futures_util::future::BoxFuture;
 use serde_json::Value;
-use temporalio_client::errors::{WorkflowQueryError, WorkflowStartError, WorkflowUpdateError};
+use temporalio_client::errors::{
+    WorkflowInteractionError, WorkflowQueryError, WorkflowStartError, WorkflowUpdateError,
+};
 use temporalio_client::{
     Client, WorkflowExecuteUpdateOptions, WorkflowExecutionStatus, WorkflowIdConflictPolicy, WorkflowIdReusePolicy,
-    WorkflowListOptions, WorkflowQueryOptions, WorkflowStartOptions,
+    WorkflowListOptions, WorkflowQueryOptions, WorkflowSignalOptions, WorkflowStartOptions,
 };
 use temporalio_common::MemoValues;
 
@@ -35,6 +37,7 @@ pub use messages::RunSettings;
 use messages::{DecisionInput, StartInput};
 
 use super::engine::{ApprovalSignal, Engine, EngineError, NewWorkflow};
+use super::transitions::CancelRequest;
 use crate::clock::SharedClock;
 use crate::domain::{WorkflowStatus, WorkflowType};
 use crate::store::WorkflowRecord;
@@ -129,6 +132,46 @@ impl TemporalEngine {
             }
             Ok(Err(e)) => Err(unavailable(&format!("the Temporal update failed: {e}"))),
         }
+    }
+
+    /// The `cancel` update: the workflow takes the request at once (it ends at its next
+    /// boundary — at once when parked at a gate or a pause, after its current activity
+    /// otherwise); an execution that already closed has ended (409).
+    async fn cancel_typed(&self, id: &str, request: CancelRequest) -> Result<WorkflowRecord, EngineError> {
+        let handle = self.handle(id)?;
+        let update = handle.execute_update(
+            workflow_types::ClientOnboarding::cancel,
+            request,
+            WorkflowExecuteUpdateOptions::default(),
+        );
+        let closed = |e: EngineError| match e {
+            EngineError::NothingPending(id) => EngineError::Ended(id),
+            other => other,
+        };
+        match tokio::time::timeout(RPC_TIMEOUT, update).await {
+            Err(_) => Err(unavailable("the Temporal update timed out")),
+            Ok(Ok(record)) => Ok(record),
+            Ok(Err(WorkflowUpdateError::NotFound(_))) => Err(closed(self.missing_or_closed(id).await)),
+            Ok(Err(WorkflowUpdateError::Rpc(status))) if status.code() == temporalio_client::tonic::Code::NotFound => {
+                Err(closed(self.missing_or_closed(id).await))
+            }
+            Ok(Err(e)) => Err(unavailable(&format!("the Temporal update failed: {e}"))),
+        }
+    }
+
+    /// The `release` signal to each workflow; one that closed meanwhile is skipped.
+    async fn release_all(&self, ids: Vec<String>, revision: u64) -> Result<(), EngineError> {
+        for id in ids {
+            let handle = self.handle(&id)?;
+            let signal =
+                handle.signal(workflow_types::ClientOnboarding::release, revision, WorkflowSignalOptions::default());
+            match tokio::time::timeout(RPC_TIMEOUT, signal).await {
+                Err(_) => return Err(unavailable("the Temporal signal timed out")),
+                Ok(Ok(())) | Ok(Err(WorkflowInteractionError::NotFound(_))) => {}
+                Ok(Err(e)) => return Err(unavailable(&format!("the Temporal signal failed: {e}"))),
+            }
+        }
+        Ok(())
     }
 
     /// Why an update found no running execution: Temporal answers "not found" for an execution
@@ -239,6 +282,14 @@ impl Engine for TemporalEngine {
 
     fn signal<'a>(&'a self, id: &'a str, signal: ApprovalSignal) -> BoxFuture<'a, Result<WorkflowRecord, EngineError>> {
         Box::pin(self.decide(id, signal))
+    }
+
+    fn cancel<'a>(&'a self, id: &'a str, request: CancelRequest) -> BoxFuture<'a, Result<WorkflowRecord, EngineError>> {
+        Box::pin(self.cancel_typed(id, request))
+    }
+
+    fn release(&self, ids: Vec<String>, revision: u64) -> BoxFuture<'_, Result<(), EngineError>> {
+        Box::pin(self.release_all(ids, revision))
     }
 
     fn describe<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<WorkflowRecord>, EngineError>> {

@@ -1,19 +1,21 @@
 //! The six registered types as Temporal workflows, named as the API names them
 //! (`client-onboarding`, …), so `temporal workflow list` shows the same types. Each is a thin
 //! shell over `driver::drive` with the same handlers: the `record` query (the workflow's state
-//! for the API), the `decide` update (an approval decision, refused when no gate is pending)
-//! and the `approval` signal (the same decision, fire-and-forget, for other Temporal clients).
+//! for the API), the `decide` update (an approval decision, refused when no gate is pending),
+//! the `approval` signal (the same decision, fire-and-forget, for other Temporal clients), the
+//! `cancel` update (who and why; the workflow ends at its next boundary) and the `release`
+//! signal (a pause was lifted at this revision).
 
 use temporalio_macros::{workflow, workflow_methods};
 use temporalio_sdk::{ChildWorkflowOptions, SyncWorkflowContext, WorkflowContext, WorkflowContextView, WorkflowResult};
 use temporalio_workflow::ChildWorkflowStartError;
 
-use super::driver::{ChildEnd, Script, Scripted, clock_ms, drive};
+use super::driver::{ChildEnd, Controls, Script, Scripted, clock_ms, drive};
 use super::messages::{DecisionInput, StartInput};
 use crate::domain::WorkflowType;
 use crate::store::WorkflowRecord;
 use crate::workflows::engine::ApprovalSignal;
-use crate::workflows::transitions;
+use crate::workflows::transitions::{self, CancelRequest};
 
 type HandlerError = Box<dyn std::error::Error + Send + Sync>;
 
@@ -29,7 +31,7 @@ impl Script {
             at,
         );
         record.revision = 1;
-        Self { record, settings: input.settings }
+        Self { record, settings: input.settings, controls: Controls::default() }
     }
 
     fn check_pending(&self) -> Result<(), HandlerError> {
@@ -107,6 +109,19 @@ macro_rules! scripted_workflow {
             #[signal(name = "approval")]
             pub fn approval(&mut self, ctx: &mut SyncWorkflowContext<Self>, input: DecisionInput) {
                 self.script.decide(ctx.workflow_time(), &input);
+            }
+
+            #[update(name = "cancel")]
+            pub fn cancel(&mut self, _ctx: &mut SyncWorkflowContext<Self>, input: CancelRequest) -> WorkflowRecord {
+                // The first request's reason stands; the workflow ends at its next boundary.
+                self.script.controls.cancel.get_or_insert(input);
+                self.script.record.clone()
+            }
+
+            #[signal(name = "release")]
+            pub fn release(&mut self, _ctx: &mut SyncWorkflowContext<Self>, revision: u64) {
+                let controls = &mut self.script.controls;
+                controls.released = controls.released.max(revision);
             }
         }
     };

@@ -19,6 +19,7 @@ mod memory_record;
 mod meta;
 #[cfg(test)]
 mod migrations_test;
+mod pauses;
 mod postings;
 mod rate_windows;
 mod records;
@@ -47,6 +48,7 @@ pub use memory::{CompressionRecord, FoldPlan, MemoryWrite, VersionState};
 pub use memory_index::{IndexedEntry, MemoryIndex, ScopeFilter, ScopeTotals};
 pub use memory_record::{MemoryOutcome, MemoryRecord};
 pub use meta::BootRecord;
+pub use pauses::{Hold, PauseRecord, PauseScope, Resumed};
 pub use postings::Total;
 pub use rate_windows::{RateWindowCount, RateWindowsRecord};
 pub use rollups::{JOB_RUNS_KEPT, JobRun, Rollup};

@@ -61,6 +61,9 @@ pub const OUTBOX: TableDefinition<&str, &[u8]> = TableDefinition::new("outbox");
 /// The audit log: sequence number -> `AuditRecord` (hash-chained, append-only).
 pub const AUDIT: TableDefinition<u64, &[u8]> = TableDefinition::new("audit");
 
+/// Standing pauses: `"worker/<id>"` or `"type/<workflow type>"` -> `PauseRecord`.
+pub const PAUSES: TableDefinition<&str, &[u8]> = TableDefinition::new("pauses");
+
 /// Opens every table once so readers never meet a missing table.
 pub fn create_all(txn: &WriteTransaction) -> Result<(), StoreError> {
     txn.open_table(META)?;
@@ -74,7 +77,7 @@ pub fn create_all(txn: &WriteTransaction) -> Result<(), StoreError> {
     for table in [MEMORY, MEMORY_VERSIONS, MEMORY_ARCHIVE, MEMORY_COMPRESSIONS, BRAIN_THREADS, BRAIN_MESSAGES] {
         txn.open_table(table)?;
     }
-    for table in [BRAIN_ARCHIVE, MODEL_CALLS, RATE_WINDOWS, WORKFLOWS, OUTBOX] {
+    for table in [BRAIN_ARCHIVE, MODEL_CALLS, RATE_WINDOWS, WORKFLOWS, OUTBOX, PAUSES] {
         txn.open_table(table)?;
     }
     Ok(())
