@@ -1,6 +1,8 @@
 //! `/api/coordinator`: coordinator runs (start 202, list, detail with the nine steps),
 //! workflows (list with `worker`, `type`, `status` filters; detail), and approvals (pending
-//! list; decide — the workflow service refuses viewers, answers 409 when nothing is pending).
+//! list; decide — the workflow service refuses viewers, answers 409 when nothing is pending or
+//! when what the approval acts on changed since the request; several decisions at once, answered
+//! per decision).
 //! The three lists page by `limit` and `cursor` → `nextCursor` (`workflows::listing`).
 
 use warp::http::StatusCode;
@@ -13,6 +15,7 @@ use super::session::require;
 use crate::auth::Principal;
 use crate::domain::Role;
 use crate::state::AppState;
+use crate::workflows::controls::BulkDecideRequest;
 use crate::workflows::listing::PageQuery;
 use crate::workflows::service::{DecideRequest, RunRequest, WorkflowFilter};
 
@@ -105,7 +108,7 @@ fn approvals(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = Re
     let s = state.clone();
     let decide = warp::path!("api" / "coordinator" / "approvals" / String)
         .and(warp::post())
-        .and(require(state, Role::Viewer))
+        .and(require(state.clone(), Role::Viewer))
         .and(json_body::<DecideRequest>())
         .and_then(move |id: String, caller: Principal, request: DecideRequest| {
             let state = s.clone();
@@ -116,5 +119,19 @@ fn approvals(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = Re
                 Ok::<_, Rejection>(warp::reply::json(&reply))
             }
         });
-    list.or(decide)
+    let s = state.clone();
+    let bulk = warp::path!("api" / "coordinator" / "approvals")
+        .and(warp::post())
+        .and(require(state, Role::Viewer))
+        .and(json_body::<BulkDecideRequest>())
+        .and_then(move |caller: Principal, request: BulkDecideRequest| {
+            let state = s.clone();
+            async move {
+                let workflows = state.workflows().map_err(ApiError::from)?;
+                let admin = caller.require_admin().map_err(ApiError::from)?;
+                let reply = workflows.decide_all(admin, request).await.map_err(ApiError::from)?;
+                Ok::<_, Rejection>(warp::reply::json(&reply))
+            }
+        });
+    list.or(decide).or(bulk)
 }

@@ -402,3 +402,103 @@ impl Workflows {
         Ok(listing.records(ids).await?)
     }
 }
+
+/// Most decisions one bulk request may carry.
+pub const MAX_BULK_DECISIONS: usize = 100;
+
+/// `POST /api/coordinator/approvals`: several decisions at once, each taken as the single
+/// decision would be.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BulkDecideRequest {
+    #[schemars(length(min = 1, max = 100))]
+    pub decisions: Vec<BulkDecision>,
+}
+
+/// One decision of a bulk request.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct BulkDecision {
+    pub workflow_id: String,
+    pub decision: crate::domain::Decision,
+    #[serde(default)]
+    #[schemars(length(max = 1000))]
+    pub comment: Option<String>,
+}
+
+/// What happened to one decision of a bulk request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum DecisionOutcome {
+    /// Taken (`status` is the workflow's status right after).
+    Decided,
+    /// What the approval acts on changed since it was requested: not taken, requested again.
+    Stale,
+    /// Nothing is pending (decided already, expired, or ended).
+    NotPending,
+    NotFound,
+    /// Refused for another reason (`error` says which).
+    Failed,
+}
+
+/// One decision's answer.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DecisionItem {
+    pub workflow_id: String,
+    pub outcome: DecisionOutcome,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status: Option<WorkflowStatus>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// The answer of a bulk decision: one item per decision, in the order sent.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct BulkDecideReply {
+    pub decided: usize,
+    pub results: Vec<DecisionItem>,
+}
+
+impl Workflows {
+    /// Takes each decision in turn as `decide` would (admin), answering per item; one that is
+    /// refused does not stop the others.
+    pub async fn decide_all(
+        &self,
+        admin: AdminProof<'_>,
+        request: BulkDecideRequest,
+    ) -> Result<BulkDecideReply, WorkflowError> {
+        if request.decisions.is_empty() || request.decisions.len() > MAX_BULK_DECISIONS {
+            return Err(WorkflowError::BadInput(format!("decisions must hold 1 to {MAX_BULK_DECISIONS} items")));
+        }
+        // A malformed item refuses the whole request before any decision is taken.
+        let long = |c: &Option<String>| c.as_ref().is_some_and(|c| c.chars().count() > super::params::MAX_PARAM_CHARS);
+        if let Some(n) = request.decisions.iter().position(|d| long(&d.comment)) {
+            return Err(WorkflowError::BadInput(format!(
+                "decisions[{n}].comment must be at most {} characters",
+                super::params::MAX_PARAM_CHARS
+            )));
+        }
+        let mut results = Vec::with_capacity(request.decisions.len());
+        for d in request.decisions {
+            let one = super::service::DecideRequest { decision: d.decision, comment: d.comment };
+            let item = match self.decide(admin, &d.workflow_id, one).await {
+                Ok(reply) => (DecisionOutcome::Decided, Some(reply.status), None),
+                Err(e) => {
+                    let outcome = match &e {
+                        WorkflowError::Stale(_) => DecisionOutcome::Stale,
+                        WorkflowError::NotFound(_) | WorkflowError::Engine(super::EngineError::NotFound(_)) => {
+                            DecisionOutcome::NotFound
+                        }
+                        WorkflowError::Engine(super::EngineError::NothingPending(_)) => DecisionOutcome::NotPending,
+                        _ => DecisionOutcome::Failed,
+                    };
+                    (outcome, None, Some(e.to_string()))
+                }
+            };
+            results.push(DecisionItem { workflow_id: d.workflow_id, outcome: item.0, status: item.1, error: item.2 });
+        }
+        let decided = results.iter().filter(|r| r.outcome == DecisionOutcome::Decided).count();
+        Ok(BulkDecideReply { decided, results })
+    }
+}

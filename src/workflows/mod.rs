@@ -7,6 +7,7 @@
 
 pub mod activities;
 mod announce;
+pub mod binding;
 pub mod catalog;
 pub mod controls;
 pub mod definitions;

@@ -42,6 +42,9 @@ pub enum WorkflowError {
     /// A pause names the worker or the type of a start.
     #[error("{0}")]
     Paused(String),
+    /// What a pending approval acts on changed since it was requested.
+    #[error("{0}")]
+    Stale(String),
     #[error(transparent)]
     Engine(#[from] EngineError),
     #[error(transparent)]
@@ -55,7 +58,7 @@ impl ServiceError for WorkflowError {
         match self {
             WorkflowError::BadInput(_) => ErrorKind::BadInput,
             WorkflowError::NotFound(_) => ErrorKind::NotFound,
-            WorkflowError::Paused(_) => ErrorKind::Conflict,
+            WorkflowError::Paused(_) | WorkflowError::Stale(_) => ErrorKind::Conflict,
             WorkflowError::Engine(e) => e.kind(),
             WorkflowError::Store(e) => e.kind(),
             WorkflowError::Memory(e) => e.kind(),
@@ -293,10 +296,16 @@ impl Workflows {
     pub async fn approvals(&self, query: &PageQuery) -> Result<ApprovalList, WorkflowError> {
         let (limit, after) = listing::checked(query.limit, query.cursor.as_deref()).map_err(WorkflowError::BadInput)?;
         let page = self.engine.listing().await?.pending(after.as_ref(), limit).await?;
+        let mut approvals = pending_approvals(page.records.clone());
+        for approval in &mut approvals {
+            if let Some(record) = page.records.iter().find(|r| r.id == approval.workflow_id) {
+                approval.binding = super::binding::view(&self.store, record).await?;
+            }
+        }
         Ok(ApprovalList {
             next_cursor: listing::next_cursor(&page.records, page.more, listing::requested_ms),
             total: count(page.total),
-            approvals: pending_approvals(page.records),
+            approvals,
         })
     }
 
@@ -311,6 +320,7 @@ impl Workflows {
         if request.comment.as_ref().is_some_and(|c| c.chars().count() > MAX_PARAM_CHARS) {
             return Err(WorkflowError::BadInput(format!("comment must be at most {MAX_PARAM_CHARS} characters")));
         }
+        self.refuse_stale(id).await?;
         let signal = ApprovalSignal {
             decision: request.decision,
             comment: request.comment,
@@ -321,6 +331,28 @@ impl Workflows {
             [("decision", request.decision.as_str().to_owned()), ("status", record.status.as_str().to_owned())];
         crate::audit::record(&self.store, admin, "approval.decide", &record.id, &detail).await;
         Ok(DecisionReply { workflow_id: record.id, decision: request.decision, status: record.status })
+    }
+
+    /// Refuses a decision on `id` when what its pending approval acts on changed since the
+    /// request (`binding`): the request is raised afresh (bound to what holds now, the team
+    /// told again) and the 409 says what changed, with both hashes.
+    async fn refuse_stale(&self, id: &str) -> Result<(), WorkflowError> {
+        let record = self.record(id).await?;
+        let Some(stale) = super::binding::check(&self.store, &record).await? else { return Ok(()) };
+        let summary = record.approval.as_ref().map(|a| a.summary.clone()).unwrap_or_default();
+        let text = format!(
+            "Approval requested again — {} since it was first requested: {summary} ({} {}, worker {})",
+            stale.what, record.kind, record.id, record.worker
+        );
+        let outbox_id = format!("workflow:{id}/approval.requested/{}", stale.now.hash);
+        self.notifications.queue(outbox_id, "approval.requested", text, Some(id.to_owned())).await?;
+        super::announce::waiting(&self.store, &record);
+        tracing::info!(workflow = %id, what = %stale.what, "a stale approval was refused and requested again");
+        Err(WorkflowError::Stale(format!(
+            "{} since this was requested, so the decision was not taken; the request was raised again with what \
+             holds now — decide again (requested sha256 {}, now {})",
+            stale.what, stale.requested, stale.now.hash
+        )))
     }
 
     /// Every worker with its derived status.
@@ -493,6 +525,7 @@ fn pending_approvals(records: Vec<WorkflowRecord>) -> Vec<PendingApproval> {
                 summary: a.summary,
                 requested_at: rfc3339_ms(a.requested_ms),
                 expires_at: a.deadline_ms.map(rfc3339_ms),
+                binding: None,
             })
         })
         .collect()

@@ -203,6 +203,10 @@ pub struct PendingApproval {
     /// ticket's review, when its SLA escalates); absent when it waits until someone decides.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub expires_at: Option<String>,
+    /// What the approval is bound to (docs/controls.md); absent for a request made before
+    /// bindings existed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub binding: Option<super::binding::BindingView>,
 }
 
 #[derive(Debug, Clone, Serialize, JsonSchema)]

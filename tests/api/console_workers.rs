@@ -178,3 +178,73 @@ async fn console_workers_an_admin_fixes_a_refused_start_in_chromium() {
     chromium.kill().await.expect("stop chromium");
     app.stop().await;
 }
+
+/// Starts a content draft on the content writer through the API and waits until it asks for
+/// approval; returns its id.
+async fn waiting_draft(app: &TestApp, admin: &str) -> String {
+    let body = serde_json::json!({"workflowType": "content-generation", "params": {"contentType": "email", "accountId": "acct-004"}});
+    let res = app.authed(reqwest::Method::POST, "/api/workers/content-writer/start", admin).json(&body).send().await;
+    let started: Value = res.expect("start").json().await.expect("json");
+    let id = started["workflowId"].as_str().expect("id").to_owned();
+    let path = format!("/api/coordinator/workflows/{id}");
+    eventually("the draft waits for approval", || {
+        let (app, admin, path) = (app, admin, &path);
+        async move { (app.get_json(admin, path).await["status"] == "waiting").then_some(()) }
+    })
+    .await;
+    id
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn console_workers_an_admin_pauses_resumes_and_cancels_in_chromium() {
+    let app = crate::workflows::app().await;
+    let (admin, viewer) = (app.token(Role::Admin).await, app.token(Role::Viewer).await);
+    let draft = waiting_draft(&app, &admin).await;
+    let worker_page = "/app/workers/content-writer";
+
+    // A viewer sees the state, not the forms, and a forged post is refused.
+    let (status, html) = page(&app, &viewer, worker_page).await;
+    assert_eq!(status, 200);
+    assert!(html.contains("id=\"worker-controls\"") && !html.contains("id=\"pause-worker\""), "no pause form");
+    assert!(!html.contains("class=\"cancel-workflow\""), "no cancel form for a viewer");
+    let own = app.base.clone();
+    let res = post_form(&app, "/app/workers/content-writer/pause", &viewer, Some(&own), &[("reason", "x")]).await;
+    assert_eq!(res.status(), 403, "a viewer's forged pause");
+    let res = post_form(&app, "/app/workers/content-writer/pause", &admin, Some(&own), &[("reason", "  ")]).await;
+    assert_eq!(res.status(), 400, "a blank reason");
+
+    let (code, _) = app.invite(Role::Admin).await;
+    let dir = tempfile::tempdir().expect("dir");
+    let (mut chromium, mut page) = browser(&dir.path().join("profile")).await;
+    page.open(&app.url(worker_page)).await;
+    page.until("!!document.querySelector('#invite-code')", "the sign-in page").await;
+    page.type_into("#invite-code", &code).await;
+    page.click("form.card button[type=submit]").await;
+    page.until("!!document.querySelector('#pause-worker')", "the worker's page with its pause form").await;
+
+    page.type_into("#pause-reason", "brand review").await;
+    page.click("#pause-worker button[type=submit]").await;
+    page.until("!!document.querySelector('#worker-paused')", "the paused notice").await;
+    let notice = page.eval("document.querySelector('#worker-paused').textContent").await;
+    assert!(notice.as_str().is_some_and(|t| t.contains("brand review")), "{notice}");
+    let worker = app.get_json(&admin, "/api/workers/content-writer").await;
+    assert_eq!(worker["paused"], true, "{worker}");
+
+    page.click("#resume-worker button[type=submit]").await;
+    page.until("!!document.querySelector('#pause-worker') && !document.querySelector('#worker-paused')", "resumed")
+        .await;
+    assert_eq!(app.get_json(&admin, "/api/workers/content-writer").await["paused"], false);
+
+    // The draft is cancelled from its row, with a reason.
+    let row = format!("#worker-workflows [data-workflow='{draft}']");
+    page.click(&format!("{row} summary")).await;
+    page.type_into(&format!("#cancel-{draft}"), "the account churned").await;
+    page.click(&format!("{row} button[type=submit]")).await;
+    page.until("!!document.querySelector('#started') && location.search.includes('cancelled=1')", "the notice").await;
+    let cancelled = app.get_json(&admin, &format!("/api/coordinator/workflows/{draft}")).await;
+    assert_eq!(cancelled["status"], "cancelled", "{cancelled}");
+    assert_eq!(cancelled["result"]["reason"], "the account churned", "{cancelled}");
+
+    chromium.kill().await.expect("stop chromium");
+    app.stop().await;
+}

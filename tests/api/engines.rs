@@ -320,6 +320,71 @@ async fn controls(app: Appliance) -> Appliance {
     let (status, reply) = app.call(Method::POST, unknown, Some(json!({"reason": "x"}))).await;
     assert_eq!((status, reply["error"].as_str()), (404, Some("not_found")), "{reply}");
 
+    // An approval is bound to what it acts on: a deal of the account added after the request
+    // makes a decision stale (409, naming the deal and both hashes, the request raised again);
+    // the next decision, on what holds now, is taken. Bulk decisions answer per item.
+    let bound = app
+        .start_workflow(
+            "content-writer",
+            "content-generation",
+            json!({"contentType": "email", "accountId": "acct-004"}),
+        )
+        .await;
+    let other = app
+        .start_workflow(
+            "content-writer",
+            "content-generation",
+            json!({"contentType": "blog-post", "accountId": "acct-004"}),
+        )
+        .await;
+    for id in [&bound, &other] {
+        app.wait_for(id, "waiting", status_is("waiting")).await;
+    }
+    let pending = app.get("/api/coordinator/approvals?limit=1000").await;
+    let listed = pending["approvals"].as_array().into_iter().flatten().find(|a| a["workflowId"] == bound.as_str());
+    let binding = listed.map(|a| a["binding"].clone()).unwrap_or_default();
+    let first_hash = binding["sha256"].as_str().map(str::to_owned).unwrap_or_default();
+    assert_eq!(first_hash.len(), 64, "a SHA-256 binding: {pending}");
+    assert!(binding["account"].as_str().is_some_and(|a| a.starts_with("acct-004 (")), "{binding}");
+    let account = binding["account"].as_str().unwrap_or_default();
+    let name = account.trim_start_matches("acct-004 (").trim_end_matches(')').to_owned();
+    let deal = json!({
+        "accountName": name, "value": 120000, "stage": "negotiation", "type": "expansion",
+        "rep": "Dana Reyes", "champion": "Pat Lee", "closeDate": "2027-03-31", "probability": 60,
+    });
+    let (status, created) = app.call(Method::POST, "/api/deals", Some(deal)).await;
+    assert_eq!(status, 201, "{created}");
+    let deal_id = created["id"].as_str().expect("deal id").to_owned();
+    let (status, stale) = app.decide(&bound, "approve").await;
+    assert_eq!((status, stale["error"].as_str()), (409, Some("conflict")), "{stale}");
+    let message = stale["message"].as_str().unwrap_or_default();
+    assert!(message.contains(&format!("deal {deal_id} (negotiation) was added")), "{stale}");
+    assert!(message.contains(&first_hash), "both hashes: {stale}");
+    assert_eq!(app.get(&format!("/api/coordinator/workflows/{bound}")).await["status"], "waiting", "not taken");
+    let pending = app.get("/api/coordinator/approvals?limit=1000").await;
+    let listed = pending["approvals"].as_array().into_iter().flatten().find(|a| a["workflowId"] == bound.as_str());
+    let binding = listed.map(|a| a["binding"].clone()).unwrap_or_default();
+    assert_eq!(binding["refreshed"], 1, "requested again: {binding}");
+    assert!(binding["deals"].to_string().contains(&deal_id), "{binding}");
+    assert!(message.contains(binding["sha256"].as_str().unwrap_or("none")), "both hashes: {stale}");
+
+    let decisions = json!({"decisions": [
+        {"workflowId": bound, "decision": "approve", "comment": "checked again"},
+        {"workflowId": bound, "decision": "approve"},
+        {"workflowId": "content-generation-000000000000", "decision": "reject"},
+        {"workflowId": other, "decision": "reject", "comment": "not this one"},
+    ]});
+    let (status, bulk) = app.call(Method::POST, "/api/coordinator/approvals", Some(decisions)).await;
+    assert_eq!((status, bulk["decided"].as_u64()), (200, Some(1)), "{bulk}");
+    let outcomes: Vec<&str> =
+        bulk["results"].as_array().into_iter().flatten().filter_map(|r| r["outcome"].as_str()).collect();
+    // The other draft is for the same account: its request is stale too, and raised again.
+    assert_eq!(outcomes, ["decided", "not_pending", "not_found", "stale"], "{bulk}");
+    assert_eq!(app.decide(&other, "reject").await.0, 200, "decided on what holds now");
+    app.wait_for(&bound, "completed", status_is("completed")).await;
+    app.wait_for(&other, "cancelled by its rejection", |w| w["status"] == "cancelled" || w["status"] == "completed")
+        .await;
+
     let audit = app.get("/api/audit?limit=1000").await;
     let actions: Vec<&str> =
         audit["entries"].as_array().into_iter().flatten().filter_map(|e| e["action"].as_str()).collect();

@@ -174,6 +174,32 @@ pub static ROUTES: &[Route] = &[
         .success(&[303])
         .errors(&[400, 403, 404, 409, 422])
         .no_fuzz(CONSOLE_FORM),
+    Route::new(Post, "/app/workers/{id}/pause", "consolePauseWorker", "Pause the worker, with a reason (admin)")
+        .body_as(FORM, schema::<BTreeMap<String, String>>)
+        .tag(CONSOLE)
+        .content(HTML)
+        .success(&[303])
+        .errors(&[400, 403, 404])
+        .no_fuzz(CONSOLE_FORM),
+    Route::new(Post, "/app/workers/{id}/resume", "consoleResumeWorker", "Resume the paused worker (admin)")
+        .body_as(FORM, schema::<BTreeMap<String, String>>)
+        .tag(CONSOLE)
+        .content(HTML)
+        .success(&[303])
+        .errors(&[400, 403, 404])
+        .no_fuzz(CONSOLE_FORM),
+    Route::new(
+        Post,
+        "/app/workers/{id}/cancel",
+        "consoleCancelWorkflows",
+        "Cancel one live workflow of the worker (`workflow`), or all of them, with a reason (admin)",
+    )
+    .body_as(FORM, schema::<BTreeMap<String, String>>)
+    .tag(CONSOLE)
+    .content(HTML)
+    .success(&[303])
+    .errors(&[400, 403, 404, 409])
+    .no_fuzz(CONSOLE_FORM),
     Route::new(Get, "/app/metrics", "consoleMetrics", "The four metric views as charts")
         .tag(CONSOLE)
         .content(HTML)
@@ -468,6 +494,17 @@ pub static ROUTES: &[Route] = &[
         .body(schema::<DecideRequest>)
         .json(schema::<DecisionReply>)
         .errors(&[409, 503]),
+    Route::new(
+        Post,
+        "/api/coordinator/approvals",
+        "approvalsDecide",
+        "Decide up to 100 gates at once, per item (admin)",
+    )
+    .tag(COORDINATOR)
+    .auth(Auth::Admin)
+    .body(schema::<crate::workflows::controls::BulkDecideRequest>)
+    .json(schema::<crate::workflows::controls::BulkDecideReply>)
+    .errors(&[503]),
     Route::new(
         Post,
         "/api/coordinator/workflows/{workflowId}/cancel",

@@ -199,6 +199,15 @@ fn item(a: &PendingApproval, admin: bool, now_ms: i64) -> Markup {
                         " · " span.expires { "Expires " time datetime=(at) title=(at) { (expires_in(at, now_ms)) } }
                     }
                 }
+                @if let Some(b) = &a.binding {
+                    p.meta.bound title={ "SHA-256 " (b.sha256) } {
+                        "Bound to "
+                        @if let Some(account) = &b.basis.account { "account " (account) }
+                        @if b.basis.deals.is_empty() { " · no deal" }
+                        @for d in &b.basis.deals { " · deal " (d.id) " (" (d.stage.as_str()) ")" }
+                        @if b.refreshed > 0 { " · requested again after a change" }
+                    }
+                }
                 @if admin {
                     div.decide {
                         label for={ "note-" (id) } { "Note" }

@@ -1,10 +1,12 @@
 //! `/app/workers` and `/app/workers/{id}`: the eight workers with their derived status (running,
 //! waiting, stopped) and current task, and each worker's page — status, memory health, its live
-//! workflows and, for admins, a start form per workflow type it runs (`start`). Everything is
-//! read from and written through the workflow service, as `/api/workers` does; the elements
+//! workflows and, for admins, a start form per workflow type it runs (`start`) and the pause,
+//! resume and cancel forms (`controls`). Everything is read from and written through the
+//! workflow service, as `/api/workers` and `/api/controls` do; the elements
 //! `#workers`, `#worker-status` and `#worker-workflows` are what the console script refreshes in
 //! place when a workflow or approval event arrives.
 
+mod controls;
 mod start;
 
 use maud::{Markup, html};
@@ -45,7 +47,9 @@ pub fn routes(state: AppState) -> Vec<Page> {
             async move {
                 match signed_in(&state, &headers, &here) {
                     Ok(who) => {
-                        let notice = started(&here).map(|id| format!("Started {id}."));
+                        let notice = started(&here)
+                            .map(|id| format!("Started {id}."))
+                            .or_else(|| controls::notice(&query_of(&here)));
                         render(&state, &who, &id, StartForm::default(), notice, StatusCode::OK).await
                     }
                     Err(login) => login,
@@ -53,7 +57,9 @@ pub fn routes(state: AppState) -> Vec<Page> {
             }
         })
         .boxed();
-    vec![list, detail, start::route(state)]
+    let mut pages = vec![list, detail, start::route(state.clone())];
+    pages.extend(controls::routes(state));
+    pages
 }
 
 /// The workflow id a start redirected with (`?started=<id>`), when it looks like one.
@@ -141,9 +147,11 @@ async fn render(
         h1 { (worker.worker.name) }
         @if let Some(text) = &notice { p.done #started role="status" { (text) } }
         (facts(&worker))
+        (controls::panel(&worker, admin))
         (memory(health.as_ref()))
         h2 #workflows-heading { "Live workflows" }
-        (live_workflows(&live))
+        (live_workflows(&worker.worker.id, &live, admin))
+        @if admin && !live.is_empty() { (controls::cancel_all(&worker.worker.id)) }
         @if admin { (start::forms(&worker, &form)) }
     };
     Answer::Page(status, page(&worker.worker.name, Some(who), pending(state).await, "/app/workers", main))
@@ -180,7 +188,7 @@ fn memory(health: Option<&HealthReport>) -> Markup {
     }
 }
 
-fn live_workflows(live: &[WorkflowSummary]) -> Markup {
+fn live_workflows(worker: &str, live: &[WorkflowSummary], admin: bool) -> Markup {
     html! {
         div #worker-workflows.scroll role="region" tabindex="0" aria-label="Live workflows" data-count=(live.len()) {
             @if live.is_empty() {
@@ -188,7 +196,10 @@ fn live_workflows(live: &[WorkflowSummary]) -> Markup {
             } @else {
                 table aria-labelledby="workflows-heading" {
                     thead {
-                        tr { th scope="col" { "Workflow" } th scope="col" { "Type" } th scope="col" { "Step" } th scope="col" { "Status" } th scope="col" { "Started" } }
+                        tr {
+                            th scope="col" { "Workflow" } th scope="col" { "Type" } th scope="col" { "Step" } th scope="col" { "Status" } th scope="col" { "Started" }
+                            @if admin { th scope="col" { "Cancel" } }
+                        }
                     }
                     tbody {
                         @for w in live {
@@ -204,6 +215,7 @@ fn live_workflows(live: &[WorkflowSummary]) -> Markup {
                                     }
                                 }
                                 td { time datetime=(w.started_at) { (w.started_at) } }
+                                @if admin { td { (controls::cancel_one(worker, w)) } }
                             }
                         }
                     }

@@ -202,6 +202,7 @@ impl Inner {
         if let Some(warn) = self.warn_at(&saved) {
             self.timers.at(warn, saved.id.clone());
         }
+        crate::workflows::binding::record(&self.store, &saved).await;
         announce::waiting(&self.store, &saved);
         Ok(Next::Park)
     }

@@ -63,6 +63,9 @@ impl ApplianceActivities {
         acts.record_calls(t.calls).await;
         acts.store.put_run(ledger_row(&t.record)).await?;
         let (store, w) = (&acts.store, &t.record);
+        if matches!(t.event, Event::Waiting) {
+            crate::workflows::binding::record(store, w).await;
+        }
         match &t.event {
             Event::Started => announce::started(store, w),
             Event::Step { step, outcome } => announce::step(store, w, step, outcome),

@@ -7,6 +7,7 @@
 mod api_keys;
 mod audit;
 pub mod backup;
+mod bindings;
 mod brain;
 pub(crate) mod codec;
 mod deal_index;
@@ -39,6 +40,7 @@ use crate::clock::{SharedClock, SystemClock};
 
 pub use api_keys::{ApiKeyRecord, UsageDelta};
 pub use audit::{AuditBreak, AuditEntry, AuditPage, AuditQuery, AuditRecord, AuditVerdict, GENESIS as AUDIT_GENESIS};
+pub use bindings::BindingRecord;
 pub use brain::{ChatRecord, ModelCall, SUMMARY_ROLE, Summarize, ThreadRecord};
 pub use codec::{CodecError, SCHEMA_VERSION};
 pub use deal_index::{DealIndex, DealPage, DealQuery, DealRow, DealTally};

@@ -61,6 +61,10 @@ pub const OUTBOX: TableDefinition<&str, &[u8]> = TableDefinition::new("outbox");
 /// The audit log: sequence number -> `AuditRecord` (hash-chained, append-only).
 pub const AUDIT: TableDefinition<u64, &[u8]> = TableDefinition::new("audit");
 
+/// What each approval request was bound to: `"<workflow id>@<requested unix ms>"` ->
+/// `BindingRecord`.
+pub const APPROVAL_BINDINGS: TableDefinition<&str, &[u8]> = TableDefinition::new("approval_bindings");
+
 /// Standing pauses: `"worker/<id>"` or `"type/<workflow type>"` -> `PauseRecord`.
 pub const PAUSES: TableDefinition<&str, &[u8]> = TableDefinition::new("pauses");
 
@@ -77,7 +81,7 @@ pub fn create_all(txn: &WriteTransaction) -> Result<(), StoreError> {
     for table in [MEMORY, MEMORY_VERSIONS, MEMORY_ARCHIVE, MEMORY_COMPRESSIONS, BRAIN_THREADS, BRAIN_MESSAGES] {
         txn.open_table(table)?;
     }
-    for table in [BRAIN_ARCHIVE, MODEL_CALLS, RATE_WINDOWS, WORKFLOWS, OUTBOX, PAUSES] {
+    for table in [BRAIN_ARCHIVE, MODEL_CALLS, RATE_WINDOWS, WORKFLOWS, OUTBOX, PAUSES, APPROVAL_BINDINGS] {
         txn.open_table(table)?;
     }
     Ok(())
