@@ -1,7 +1,8 @@
 //! The `[workflows]` settings (file) and `GTMS_WORKFLOW_*` / `GTMS_SLA_*` /
 //! `GTMS_APPROVAL_EXPIRY_*` / `GTMS_NOTIFY_WEBHOOK_URL` (environment): executors of the demo
-//! engine, activity retries, SLA timers by ticket priority, how long approvals stay open (per
-//! workflow type where set; 0 = never expire), and the team-chat webhook (a `Secret`).
+//! engine and how long they finish their steps on SIGTERM, activity retries, SLA timers by
+//! ticket priority, how long approvals stay open (per workflow type where set; 0 = never
+//! expire), and the team-chat webhook (a `Secret`).
 
 use serde::Deserialize;
 
@@ -20,6 +21,8 @@ pub struct WorkflowSettings {
     pub retry_max_ms: u64,
     /// Longest an activity may run before the attempt counts as failed.
     pub activity_timeout_secs: u64,
+    /// On SIGTERM, how long the demo engine lets the steps in flight finish before it stops.
+    pub shutdown_grace_secs: u64,
     pub sla: Deadlines,
     /// A Slack-compatible incoming webhook; without one notifications stay in the outbox.
     pub notify_webhook_url: Option<Secret>,
@@ -34,6 +37,7 @@ pub struct WorkflowLayer {
     pub retry_base_ms: Option<u64>,
     pub retry_max_ms: Option<u64>,
     pub activity_timeout_secs: Option<u64>,
+    pub shutdown_grace_secs: Option<u64>,
     pub sla_low_secs: Option<u64>,
     pub sla_normal_secs: Option<u64>,
     pub sla_high_secs: Option<u64>,
@@ -62,6 +66,7 @@ impl WorkflowLayer {
             retry_base_ms,
             retry_max_ms,
             activity_timeout_secs,
+            shutdown_grace_secs,
             sla_low_secs,
             sla_normal_secs,
             sla_high_secs,
@@ -81,6 +86,7 @@ impl WorkflowLayer {
             retry_base_ms: number(get, "GTMS_WORKFLOW_RETRY_BASE_MS")?,
             retry_max_ms: number(get, "GTMS_WORKFLOW_RETRY_MAX_MS")?,
             activity_timeout_secs: number(get, "GTMS_WORKFLOW_ACTIVITY_TIMEOUT_SECS")?,
+            shutdown_grace_secs: number(get, "GTMS_WORKFLOW_SHUTDOWN_GRACE_SECS")?,
             sla_low_secs: number(get, "GTMS_SLA_LOW_SECS")?,
             sla_normal_secs: number(get, "GTMS_SLA_NORMAL_SECS")?,
             sla_high_secs: number(get, "GTMS_SLA_HIGH_SECS")?,
@@ -117,6 +123,10 @@ impl WorkflowLayer {
         if !(1..=20).contains(&retry_attempts) {
             return Err(invalid("workflows retry_attempts", "must be between 1 and 20"));
         }
+        let shutdown_grace_secs = self.shutdown_grace_secs.unwrap_or(30);
+        if shutdown_grace_secs > 3600 {
+            return Err(invalid("workflows shutdown_grace_secs", "must be 0 to 3600 seconds"));
+        }
         if let Some(url) = &self.notify_webhook_url
             && !(url.expose().starts_with("http://") || url.expose().starts_with("https://"))
         {
@@ -128,6 +138,7 @@ impl WorkflowLayer {
             retry_base_ms: self.retry_base_ms.unwrap_or(500),
             retry_max_ms: self.retry_max_ms.unwrap_or(30_000),
             activity_timeout_secs: self.activity_timeout_secs.unwrap_or(120).max(1),
+            shutdown_grace_secs,
             sla,
             notify_webhook_url: self.notify_webhook_url,
         })
@@ -164,6 +175,8 @@ mod tests {
         assert_eq!((expiry(ContentGeneration), expiry(ClientOnboarding)), (Some(60), None), "0: never");
         assert!(WorkflowLayer::from_env(&|_: &str| None).unwrap_or_default().is_none());
         assert!(WorkflowLayer { sla_high_secs: Some(0), ..Default::default() }.validate().is_err());
+        assert_eq!(WorkflowLayer::default().validate().unwrap().shutdown_grace_secs, 30);
+        assert!(WorkflowLayer { shutdown_grace_secs: Some(3601), ..Default::default() }.validate().is_err());
         let bad = WorkflowLayer { notify_webhook_url: Some(Secret::new("ftp://x")), ..Default::default() };
         assert!(bad.validate().is_err());
     }

@@ -657,3 +657,61 @@ async fn sigterm_drains_a_gtms_worker_mid_activity() {
     let failed = events.iter().filter(|e| e.contains("ACTIVITY_TASK_FAILED") || e.contains("TIMED_OUT")).count();
     assert_eq!(failed, 0, "no activity failed or timed out: {events:?}");
 }
+
+/// SIGTERM reaches the appliance (demo engine) while a step's model call is in flight: the step
+/// finishes and is recorded within the grace period, nothing new starts, and the process exits
+/// 0; after a restart the workflow goes on from the recorded step, which is not run again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_lets_the_demo_engine_finish_the_step_in_flight() {
+    let (arrived, release) = (Arc::new(tokio::sync::Notify::new()), Arc::new(tokio::sync::Notify::new()));
+    let model = held_model(arrived.clone(), release.clone()).await;
+    let env: Vec<(String, String)> =
+        [("GTMS_LLM_PROVIDER", "openai"), ("GTMS_LLM_BASE_URL", model.as_str()), ("GTMS_LLM_MODEL_RESEARCH", "drafts")]
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect();
+    let app = Appliance::start(&env).await;
+    let content = app
+        .start_workflow(
+            "content-writer",
+            "content-generation",
+            json!({"contentType": "email", "accountId": "acct-004"}),
+        )
+        .await;
+    tokio::time::timeout(Duration::from_secs(60), arrived.notified()).await.expect("a model call arrives");
+
+    app.server.send_sigterm();
+    app.server.wait_for_log("shutdown signal received");
+    release.notify_one();
+    let Appliance { server, token, http, dir, env } = app;
+    let (code, log) = tokio::task::spawn_blocking(move || server.wait()).await.expect("join");
+    assert_eq!(code, Some(0), "{log}");
+
+    let store = gtms::store::Store::open(&dir.path().join("gtms.redb")).expect("the data file opens");
+    let record = store.workflow(&content).await.expect("read").expect("the workflow");
+    drop(store);
+    let done: Vec<(&str, u32)> = record
+        .steps
+        .iter()
+        .filter(|s| s.status == gtms::domain::StepStatus::Completed)
+        .map(|s| (s.name.as_str(), s.attempts))
+        .collect();
+    // The draft is the step whose model call was held.
+    assert_eq!(done, [("brief", 1), ("draft", 1)], "the step in flight was finished and recorded");
+    assert!(record.approval.is_none(), "nothing new started after the signal: {done:?}");
+    let finished = record.steps.iter().find(|s| s.name == "draft").and_then(|s| s.finished_ms);
+
+    // After the restart, any later model call is answered at once.
+    tokio::spawn(async move {
+        loop {
+            arrived.notified().await;
+            release.notify_one();
+        }
+    });
+    let app = Appliance { server: Appliance::serve(&dir, &env), token, http, dir, env };
+    let waiting = app.wait_for(&content, "waiting at the approval after the restart", status_is("waiting")).await;
+    let draft = step(&waiting, "draft");
+    assert_eq!((draft["status"].as_str(), draft["attempts"].as_u64()), (Some("completed"), Some(1)), "{waiting}");
+    let finished = finished.map(gtms::domain::rfc3339_ms);
+    assert_eq!(draft["finishedAt"].as_str(), finished.as_deref(), "the draft was not run again: {waiting}");
+}

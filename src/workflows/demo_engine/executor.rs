@@ -28,6 +28,10 @@ enum Next {
 impl Inner {
     pub(super) async fn advance(self: &Arc<Self>, id: &str) -> Result<(), EngineError> {
         loop {
+            // Shutting down: the step that was in flight is recorded; nothing new starts.
+            if self.shutdown.is_cancelled() {
+                return Ok(());
+            }
             let Some(record) = self.store.workflow(id).await? else { return Ok(()) };
             if record.status.is_terminal() {
                 return Ok(());

@@ -100,14 +100,28 @@ impl Inner {
         self.tasks.spawn(async move { this.drive(id).await });
     }
 
+    /// Advances workflow `id` while it is woken. On shutdown the step in flight gets
+    /// `shutdown_grace_secs` to finish and be recorded (`advance` then starts nothing new);
+    /// one still running after that is dropped and runs again after the restart.
     async fn drive(self: Arc<Self>, id: String) {
         loop {
             let Ok(_permit) = Arc::clone(&self.executors).acquire_owned().await else { return };
+            let grace = std::time::Duration::from_secs(self.settings.shutdown_grace_secs);
+            let deadline = async {
+                self.shutdown.cancelled().await;
+                tokio::time::sleep(grace).await;
+            };
             tokio::select! {
-                () = self.shutdown.cancelled() => return,
+                () = deadline => {
+                    tracing::warn!(workflow = %id, grace_secs = grace.as_secs(), "shutdown: the step in flight did not finish within the grace period; it runs again after the restart");
+                    return;
+                }
                 result = self.advance(&id) => if let Err(e) = result {
                     tracing::error!(workflow = %id, error = %e, "could not advance a workflow; it stays where it was");
                 },
+            }
+            if self.shutdown.is_cancelled() {
+                return;
             }
             let mut scheduled = self.lock();
             match scheduled.get_mut(&id) {
