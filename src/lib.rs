@@ -31,6 +31,7 @@
 //!   - `demo`      — the demo workspace (workers, deals, accounts, history) and its generator
 //!   - `limits`    — fixed-window rate limiting (windows saved in redb across restarts) and the one injected `Clock`
 //!   - `backup`    — verified online/offline backups, offline restore, scheduled backups with retention
+//!   - `audit`, `budgets` — the hash-chained audit log of admin actions; token budgets and their spend
 //! - foundations (the `gtms-foundations` crate, re-exported here under the same names)
 //!   - `store`     — the redb file: tables, versioned bincode records, one file per entity, the memory word index
 //!   - `domain`    — newtypes and rules (receipts, slugs, tickers, roles, stages); no deps on us
@@ -45,6 +46,7 @@ pub mod audit;
 pub mod auth;
 pub mod backup;
 pub mod brain;
+pub mod budgets;
 pub mod cli;
 pub mod config;
 pub mod deals;

@@ -76,10 +76,17 @@ async fn the_context_stays_within_budget_with_30k_org_entries_and_500_messages()
         team: TeamId::parse("sales").ok(),
         origin: Default::default(),
     };
-    let reply =
-        chat(&store, &llm, &directory, &principal, "What do we know about pricing objections?", &Default::default())
-            .await
-            .expect("chat");
+    let reply = chat(
+        &store,
+        &llm,
+        &directory,
+        &principal,
+        "What do we know about pricing objections?",
+        &Default::default(),
+        &crate::config::BudgetLayer::default().validate().expect("defaults"),
+    )
+    .await
+    .expect("chat");
 
     for cite in ["[org/pricing@1]", "[team:sales/pricing-playbook@1]", "[worker:sdr/pricing-notes@1]"] {
         assert!(reply.response.contains(cite), "{cite} missing from {}", reply.response);

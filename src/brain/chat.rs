@@ -40,11 +40,21 @@ pub enum BrainError {
     Model(#[from] ModelError),
     #[error(transparent)]
     Store(#[from] StoreError),
+    #[error(transparent)]
+    Budget(#[from] crate::budgets::BudgetError),
 }
 
 impl ServiceError for BrainError {
+    fn retry_after(&self) -> Option<u64> {
+        match self {
+            BrainError::Budget(e) => e.retry_after(),
+            _ => None,
+        }
+    }
+
     fn kind(&self) -> ErrorKind {
         match self {
+            BrainError::Budget(e) => e.kind(),
             BrainError::Empty => ErrorKind::BadInput,
             BrainError::TooLarge(_) => ErrorKind::TooLarge,
             BrainError::Model(e) => e.kind(),
@@ -194,6 +204,7 @@ pub async fn chat(
     principal: &Principal,
     message: &str,
     workspace: &super::context::Workspace,
+    budgets: &crate::config::BudgetSettings,
 ) -> Result<ChatReply, BrainError> {
     if message.len() > MAX_MESSAGE_BYTES {
         return Err(BrainError::TooLarge(message.len()));
@@ -201,6 +212,8 @@ pub async fn chat(
     if message.trim().is_empty() {
         return Err(BrainError::Empty);
     }
+    // Before the model is called; a budget that cannot be read refuses the call (fail closed).
+    crate::budgets::check_brain(store, budgets, &principal.sub).await?;
     let (_, history) = store.chat_thread(&principal.sub).await?;
     let [org, team, workers, recent] = context_memory(store, message, principal.team.as_ref()).await?;
     let card_of = |slug: &str| directory.by_slug(slug).and_then(|c| c.card().map(|card| &**card));

@@ -29,6 +29,10 @@ impl Layer {
             (Some(base), Some(over)) => Some(base.merge(over)),
             (base, over) => over.or(base),
         };
+        let budgets = match (self.budgets.clone(), other.budgets.clone()) {
+            (Some(base), Some(over)) => Some(base.merge(over)),
+            (base, over) => over.or(base),
+        };
         let merged = merge_layers!(
             self,
             other,
@@ -69,8 +73,9 @@ impl Layer {
             llm,
             workflows,
             temporal,
+            budgets,
         );
-        Layer { llm, workflows, temporal, ..merged }
+        Layer { llm, workflows, temporal, budgets, ..merged }
     }
 
     pub fn from_file(path: &Path) -> Result<Layer, ConfigError> {
@@ -134,6 +139,7 @@ impl Layer {
             llm: LlmLayer::from_env(&get)?,
             workflows: WorkflowLayer::from_env(&get)?,
             temporal: TemporalLayer::from_env(&get)?,
+            budgets: super::BudgetLayer::from_env(&get)?,
         })
     }
 }

@@ -10,6 +10,7 @@ use serde::Deserialize;
 
 use crate::auth::secrets::HashCost;
 
+mod budgets;
 mod layer;
 use layer::number;
 mod llm;
@@ -17,6 +18,7 @@ mod temporal;
 mod validate;
 mod workflows;
 
+pub use budgets::{BudgetLayer, BudgetSettings, Limits};
 pub use llm::{LlmLayer, LlmSettings, Price, Provider};
 pub use temporal::{TemporalLayer, TemporalSettings};
 pub use validate::check_data_dir;
@@ -122,6 +124,8 @@ pub struct Config {
     pub workflows: WorkflowSettings,
     /// The Temporal frontend, namespace, task queues and mTLS material (`--mode temporal`).
     pub temporal: TemporalSettings,
+    /// The token budgets until an admin sets others (`[budgets]`).
+    pub budgets: BudgetSettings,
 }
 
 /// How the accept loop treats connections.
@@ -272,6 +276,7 @@ pub struct Layer {
     pub llm: Option<LlmLayer>,
     pub workflows: Option<WorkflowLayer>,
     pub temporal: Option<TemporalLayer>,
+    pub budgets: Option<BudgetLayer>,
 }
 
 /// A 6-field cron expression (seconds first), as the scheduler reads it.

@@ -17,6 +17,7 @@ impl Layer {
         let llm = self.llm.unwrap_or_default().validate()?;
         let workflows = self.workflows.unwrap_or_default().validate()?;
         let temporal = self.temporal.unwrap_or_default().validate()?;
+        let budgets = self.budgets.unwrap_or_default().validate()?;
         if server.mode == Mode::Temporal && temporal.address.is_none() {
             return Err(invalid(
                 "temporal address",
@@ -33,6 +34,7 @@ impl Layer {
         };
         Ok(Config {
             temporal,
+            budgets,
             llm,
             workflows,
             connections,

@@ -28,10 +28,17 @@ pub fn routes(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = R
         .and(with_state.clone())
         .and_then(|principal: Principal, request: ChatRequest, state: AppState| async move {
             let workspace = state.brain_workspace(&request.message).await;
-            let reply =
-                chat::chat(state.store(), state.llm(), state.directory(), &principal, &request.message, &workspace)
-                    .await
-                    .map_err(reject)?;
+            let reply = chat::chat(
+                state.store(),
+                state.llm(),
+                state.directory(),
+                &principal,
+                &request.message,
+                &workspace,
+                &state.config().budgets,
+            )
+            .await
+            .map_err(reject)?;
             Ok::<_, Rejection>(warp::reply::json(&reply))
         });
     let history =

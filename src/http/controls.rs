@@ -1,7 +1,8 @@
 //! `/api/controls` and the workflow cancel route: pauses (list; pause a worker or a workflow
 //! type, 201 new or 200 standing; resume, 404 when not paused), a filtered cancel answered per
 //! workflow, and `POST /api/coordinator/workflows/:id/cancel` (404 unknown, 409 ended). Every
-//! write is admin only (`workflows::controls`).
+//! write is admin only (`workflows::controls`). Budgets: the list with spend, and an admin's
+//! setting of one (`budgets`).
 
 use warp::http::StatusCode;
 use warp::{Filter, Rejection, Reply};
@@ -10,6 +11,7 @@ use super::error::ApiError;
 use super::filters::json_body;
 use super::session::require;
 use crate::auth::Principal;
+use crate::budgets::{self, SetBudget};
 use crate::domain::Role;
 use crate::state::AppState;
 use crate::workflows::controls::{BulkCancelRequest, CancelBody, PauseRequest, ResumeRequest};
@@ -84,4 +86,43 @@ pub fn routes(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = R
             }
         });
     pauses.or(pause).or(resume).or(bulk).or(cancel)
+}
+
+/// `GET /api/controls/budgets` (any signed-in user) and `POST /api/controls/budgets` (admin).
+pub fn budget_routes(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clone {
+    let s = state.clone();
+    let list = warp::path!("api" / "controls" / "budgets")
+        .and(warp::get())
+        .and(require(state.clone(), Role::Viewer))
+        .and_then(move |_| {
+            let state = s.clone();
+            async move {
+                let workers = worker_ids(&state).await?;
+                let budgets = &state.config().budgets;
+                let list = budgets::list(state.store(), budgets, &workers).await.map_err(ApiError::from)?;
+                Ok::<_, Rejection>(warp::reply::json(&list))
+            }
+        });
+    let s = state.clone();
+    let set = warp::path!("api" / "controls" / "budgets")
+        .and(warp::post())
+        .and(require(state, Role::Viewer))
+        .and(json_body::<SetBudget>())
+        .and_then(move |caller: Principal, request: SetBudget| {
+            let state = s.clone();
+            async move {
+                let admin = caller.require_admin().map_err(ApiError::from)?;
+                let workers = worker_ids(&state).await?;
+                budgets::set(state.store(), admin, &workers, request).await.map_err(ApiError::from)?;
+                let budgets = &state.config().budgets;
+                let list = budgets::list(state.store(), budgets, &workers).await.map_err(ApiError::from)?;
+                Ok::<_, Rejection>(warp::reply::json(&list))
+            }
+        });
+    list.or(set)
+}
+
+async fn worker_ids(state: &AppState) -> Result<Vec<String>, Rejection> {
+    let workers = state.store().workers().await.map_err(ApiError::from)?;
+    Ok(workers.into_iter().map(|w| w.id).collect())
 }

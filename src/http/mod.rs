@@ -59,6 +59,7 @@ pub fn routes(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = s
         family(workers::routes(state.clone())),
         family(coordinator::routes(state.clone())),
         family(controls::routes(state.clone())),
+        family(controls::budget_routes(state.clone())),
         family(ws::routes(state.clone())),
         family(status_page::routes(state.clone())),
         family(console::routes(state.clone())),

@@ -9,7 +9,7 @@
 mod registry;
 mod workflows;
 
-pub use workflows::set_workflows;
+pub use workflows::{set_budget, set_workflows};
 
 use registry::{Family, Kind, Registry};
 
@@ -27,13 +27,15 @@ pub const DATA_FILE_BYTES: &str = "gtms_data_file_bytes";
 pub const RESIDENT_BYTES: &str = "gtms_process_resident_memory_bytes";
 pub const UPTIME: &str = "gtms_uptime_seconds";
 pub const WORKFLOWS: &str = "gtms_workflows";
+pub const BUDGET_LIMIT: &str = "gtms_budget_limit_tokens";
+pub const BUDGET_SPENT: &str = "gtms_budget_spent_tokens";
 
 /// Latency buckets in seconds: sub-millisecond file hits up to slow model calls.
 const LATENCY_BUCKETS: [f64; 14] =
     [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0];
 
 /// Every family the process exports, in the order a scrape lists them.
-static FAMILIES: [Family; 11] = [
+static FAMILIES: [Family; 13] = [
     Family { name: HTTP_REQUESTS, kind: Kind::Counter, help: "HTTP requests by route pattern, method and status" },
     Family {
         name: HTTP_DURATION,
@@ -57,6 +59,12 @@ static FAMILIES: [Family; 11] = [
     Family { name: RESIDENT_BYTES, kind: Kind::Gauge, help: "Resident set size of the process" },
     Family { name: UPTIME, kind: Kind::Gauge, help: "Seconds since the server started" },
     Family { name: WORKFLOWS, kind: Kind::Gauge, help: "Workflows by type and status" },
+    Family {
+        name: BUDGET_LIMIT,
+        kind: Kind::Gauge,
+        help: "Token budget by scope, worker and period (day, month); +Inf when there is no limit",
+    },
+    Family { name: BUDGET_SPENT, kind: Kind::Gauge, help: "Tokens spent by scope, worker and period (day, month)" },
 ];
 
 /// The process's series.

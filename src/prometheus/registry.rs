@@ -125,7 +125,7 @@ impl Registry {
             {
                 match value {
                     Value::Counter(c) => sample(&mut out, family.name, labels, None, &c.to_string()),
-                    Value::Gauge(g) => sample(&mut out, family.name, labels, None, &g.to_string()),
+                    Value::Gauge(g) => sample(&mut out, family.name, labels, None, &gauge_text(*g)),
                     Value::Histogram { buckets, sum, count } => {
                         let bucket = format!("{}_bucket", family.name);
                         let mut cumulative = 0;
@@ -142,6 +142,11 @@ impl Registry {
         }
         out
     }
+}
+
+/// A gauge's value as the format writes it (`+Inf` for an unbounded one).
+fn gauge_text(g: f64) -> String {
+    if g == f64::INFINITY { "+Inf".to_owned() } else { g.to_string() }
 }
 
 /// One sample line; label values escaped as the format requires.

@@ -8,6 +8,7 @@ mod binary;
 mod brain;
 mod brain_questions;
 mod browser;
+mod budgets;
 mod company_files;
 mod company_pages;
 mod console;

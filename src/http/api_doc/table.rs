@@ -540,6 +540,21 @@ pub static ROUTES: &[Route] = &[
         .body(schema::<crate::workflows::controls::ResumeRequest>)
         .json(schema::<crate::workflows::controls::ResumeReply>)
         .errors(&[404, 503]),
+    Route::new(Get, "/api/controls/budgets", "budgetsList", "Token budgets with what was spent against them")
+        .tag(CONTROLS)
+        .auth(Auth::Session)
+        .json(schema::<crate::budgets::BudgetList>),
+    Route::new(
+        Post,
+        "/api/controls/budgets",
+        "budgetSet",
+        "Set one token budget, or put it back to the default (admin)",
+    )
+    .tag(CONTROLS)
+    .auth(Auth::Admin)
+    .body(schema::<crate::budgets::SetBudget>)
+    .json(schema::<crate::budgets::BudgetList>)
+    .errors(&[404]),
     Route::new(Post, "/api/controls/cancel", "workflowsCancel", "Cancel every live workflow matching a filter (admin)")
         .tag(CONTROLS)
         .auth(Auth::Admin)

@@ -95,7 +95,9 @@ async fn send(state: &AppState, headers: &HeaderMap, body: &str) -> Result<Answe
     let who = writer(state, headers, "/app/chat")?;
     let message = form_fields(body)?.remove("message").unwrap_or_default();
     let workspace = state.brain_workspace(&message).await;
-    let reply = chat::chat(state.store(), state.llm(), state.directory(), &who, &message, &workspace).await;
+    let reply =
+        chat::chat(state.store(), state.llm(), state.directory(), &who, &message, &workspace, &state.config().budgets)
+            .await;
     let e = match reply {
         Ok(_) => return Ok(Answer::SeeOther("/app/chat#latest".into())),
         Err(e) => e,

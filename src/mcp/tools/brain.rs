@@ -28,7 +28,8 @@ impl McpTool for BrainChat {
     async fn run(ctx: &ToolContext, a: ChatRequest) -> Result<ChatReply, ToolError> {
         let s = &ctx.state;
         let workspace = s.brain_workspace(&a.message).await;
-        Ok(chat::chat(s.store(), s.llm(), s.directory(), principal(ctx)?, &a.message, &workspace).await?)
+        let budgets = &s.config().budgets;
+        Ok(chat::chat(s.store(), s.llm(), s.directory(), principal(ctx)?, &a.message, &workspace, budgets).await?)
     }
 }
 

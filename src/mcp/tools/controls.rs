@@ -1,12 +1,13 @@
 //! The `controls` toolset (opt-in: `?toolsets=controls`): the audit log of admin actions,
 //! read as `GET /api/audit` reads it (admins only), and pause, resume and cancel as
-//! `/api/controls` does them (`workflows::controls`).
+//! `/api/controls` does them (`workflows::controls`), and the token budgets (`budgets`).
 
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::audit::{self, AuditList, AuditListQuery};
+use crate::budgets::{self, BudgetList, SetBudget};
 use crate::mcp::error::ToolError;
 use crate::mcp::registry::{Access, McpTool, ToolContext, Toolset};
 use crate::mcp::tools::directory::NoArgs;
@@ -141,5 +142,50 @@ impl McpTool for WorkflowsCancel {
     }
     async fn run(ctx: &ToolContext, filter: BulkCancelRequest) -> Result<BulkCancelReply, ToolError> {
         Ok(service(ctx)?.cancel_matching(ctx.admin()?, filter).await?)
+    }
+}
+
+async fn worker_ids(ctx: &ToolContext) -> Result<Vec<String>, ToolError> {
+    let workers = ctx.state.store().workers().await?;
+    Ok(workers.into_iter().map(|w| w.id).collect())
+}
+
+pub struct BudgetsList;
+impl McpTool for BudgetsList {
+    const NAME: &'static str = "budgets_list";
+    const TOOLSET: Toolset = Toolset::Controls;
+    const DESCRIPTION: &'static str = "Token budgets with what was spent against them, as GET /api/controls/budgets: \
+        the workspace's, each Brain user's (one limit for every user), and each worker's, per UTC day and month, \
+        with source (config or admin), spent tokens and US dollars, and state (ok, near past the soft share, \
+        spent).";
+    type Args = NoArgs;
+    type Output = BudgetList;
+    fn example() -> Value {
+        json!({})
+    }
+    async fn run(ctx: &ToolContext, _: NoArgs) -> Result<BudgetList, ToolError> {
+        let workers = worker_ids(ctx).await?;
+        Ok(budgets::list(ctx.state.store(), &ctx.state.config().budgets, &workers).await?)
+    }
+}
+
+pub struct BudgetSet;
+impl McpTool for BudgetSet {
+    const NAME: &'static str = "budget_set";
+    const TOOLSET: Toolset = Toolset::Controls;
+    const DESCRIPTION: &'static str = "Set one token budget (admin only), as POST /api/controls/budgets: scope \
+        (brain, worker with its worker id, or workspace) and dailyTokens and/or monthlyTokens (1 to 10^12); both \
+        left out puts the budget back to the configured default. A Brain user past the budget gets a \
+        rate_limited error until the period renews. Answers every budget with its spend.";
+    const ACCESS: Access = Access::Write;
+    type Args = SetBudget;
+    type Output = BudgetList;
+    fn example() -> Value {
+        json!({ "scope": "brain", "dailyTokens": 200000 })
+    }
+    async fn run(ctx: &ToolContext, request: SetBudget) -> Result<BudgetList, ToolError> {
+        let workers = worker_ids(ctx).await?;
+        budgets::set(ctx.state.store(), ctx.admin()?, &workers, request).await?;
+        Ok(budgets::list(ctx.state.store(), &ctx.state.config().budgets, &workers).await?)
     }
 }

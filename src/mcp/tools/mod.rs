@@ -5,7 +5,7 @@
 //! the compact company reference, and slug resolution.
 //! All 53 tools of DESIGN.md: 22 company tools and 31 workspace tools in six toolsets, served
 //! by default; and the opt-in `controls` toolset (`audit_list`, `pauses_list`, `pause`, `resume`,
-//! `workflow_cancel`, `workflows_cancel`).
+//! `workflow_cancel`, `workflows_cancel`, `budgets_list`, `budget_set`).
 
 mod brain;
 mod company_claims;
@@ -94,6 +94,8 @@ pub fn all() -> Vec<ToolDef> {
         ToolDef::of::<controls::Resume>(),
         ToolDef::of::<controls::WorkflowCancel>(),
         ToolDef::of::<controls::WorkflowsCancel>(),
+        ToolDef::of::<controls::BudgetsList>(),
+        ToolDef::of::<controls::BudgetSet>(),
     ]
 }
 
@@ -181,18 +183,18 @@ mod tests {
     #[test]
     fn every_tool_has_a_valid_schema_and_a_unique_name() {
         let tools = all();
-        assert_eq!(tools.len(), 59);
+        assert_eq!(tools.len(), 61);
         let per_toolset: Vec<usize> = crate::mcp::registry::Toolset::ALL
             .iter()
             .map(|set| tools.iter().filter(|t| t.toolset == *set).count())
             .collect();
         // company, workers, deals, memory, brain, metrics, coordinator (DESIGN.md, MCP: 53 by
         // default), then the opt-in controls.
-        assert_eq!(per_toolset, [22, 8, 5, 6, 3, 6, 3, 6]);
+        assert_eq!(per_toolset, [22, 8, 5, 6, 3, 6, 3, 8]);
         let mut names: Vec<&str> = tools.iter().map(|t| t.name).collect();
         names.sort_unstable();
         names.dedup();
-        assert_eq!(names.len(), 59);
+        assert_eq!(names.len(), 61);
         for t in &tools {
             assert_eq!(t.input_schema.get("type"), Some(&serde_json::json!("object")), "{}", t.name);
             assert_eq!(t.output_schema.get("type"), Some(&serde_json::json!("object")), "{}", t.name);

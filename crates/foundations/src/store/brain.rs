@@ -220,6 +220,7 @@ impl Store {
             };
             txn.open_table(TOKENS)?.insert(format!("{date}/m{id}").as_str(), codec::encode(&tokens)?.as_slice())?;
             txn.open_table(MODEL_CALLS)?.insert(id.as_str(), codec::encode(&call)?.as_slice())?;
+            super::spend::count(&txn, &call)?;
             txn.commit()?;
             Ok(())
         })

@@ -25,6 +25,7 @@ mod postings;
 mod rate_windows;
 mod records;
 mod rollups;
+mod spend;
 mod tables;
 mod word_table;
 mod workflow_index;
@@ -54,6 +55,7 @@ pub use pauses::{Hold, PauseRecord, PauseScope, Resumed};
 pub use postings::Total;
 pub use rate_windows::{RateWindowCount, RateWindowsRecord};
 pub use rollups::{JOB_RUNS_KEPT, JobRun, Rollup};
+pub use spend::{BRAIN as BRAIN_SPENDER, BudgetRecord, Spend, SpendRecord, WORKSPACE as WORKSPACE_SPENDER, day_of};
 pub use workflow_index::{IdPage, LiveRow, WorkflowCursor, WorkflowIndex, WorkflowPage, WorkflowQuery};
 pub use workflows::{ApprovalRecord, OutboxRecord, StepRecord, Wait, WorkflowOutcome, WorkflowRecord, WorkflowWrite};
 pub use workspace::{
@@ -151,6 +153,7 @@ impl Store {
             source => StoreError::Open { path: path.to_owned(), source },
         })?;
         create_tables(&db)?;
+        spend::count_ledger_once(&db)?;
         let memory_index = Arc::new(memory::build_index(&db)?);
         let deal_index = Arc::new(deal_index::build(&db)?);
         let workflow_index = Arc::new(workflow_index::build(&db)?);

@@ -65,6 +65,11 @@ pub const AUDIT: TableDefinition<u64, &[u8]> = TableDefinition::new("audit");
 /// `BindingRecord`.
 pub const APPROVAL_BINDINGS: TableDefinition<&str, &[u8]> = TableDefinition::new("approval_bindings");
 
+/// Model use per spender per UTC day: `"<who>/<YYYY-MM-DD>"` -> `SpendRecord`.
+pub const SPEND: TableDefinition<&str, &[u8]> = TableDefinition::new("spend");
+/// Budgets set by admins: `"worker/<id>"`, `"workspace"` or `"brain"` -> `BudgetRecord`.
+pub const BUDGETS: TableDefinition<&str, &[u8]> = TableDefinition::new("budgets");
+
 /// Standing pauses: `"worker/<id>"` or `"type/<workflow type>"` -> `PauseRecord`.
 pub const PAUSES: TableDefinition<&str, &[u8]> = TableDefinition::new("pauses");
 
@@ -81,7 +86,9 @@ pub fn create_all(txn: &WriteTransaction) -> Result<(), StoreError> {
     for table in [MEMORY, MEMORY_VERSIONS, MEMORY_ARCHIVE, MEMORY_COMPRESSIONS, BRAIN_THREADS, BRAIN_MESSAGES] {
         txn.open_table(table)?;
     }
-    for table in [BRAIN_ARCHIVE, MODEL_CALLS, RATE_WINDOWS, WORKFLOWS, OUTBOX, PAUSES, APPROVAL_BINDINGS] {
+    for table in
+        [BRAIN_ARCHIVE, MODEL_CALLS, RATE_WINDOWS, WORKFLOWS, OUTBOX, PAUSES, APPROVAL_BINDINGS, SPEND, BUDGETS]
+    {
         txn.open_table(table)?;
     }
     Ok(())

@@ -1,0 +1,322 @@
+//! Token budgets (issue 28; docs/controls.md): a daily and a monthly limit per Brain user, per
+//! worker and for the whole workspace, from `[budgets]` until an admin sets another
+//! (`POST /api/controls/budgets`, audited), shown with what was spent (`GET
+//! /api/controls/budgets`). The spend is the store's per-day counters, added to with every
+//! model call. The Brain checks its user's budget, and the workspace's, before every model call
+//! and refuses with 429 when one is spent — failing closed: when the spend cannot be read, the
+//! call does not run.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::auth::AdminProof;
+use crate::config::{BudgetSettings, Limits};
+use crate::domain::rfc3339_ms;
+use crate::error::{ErrorKind, ServiceError};
+use crate::store::{BRAIN_SPENDER, BudgetRecord, Spend, Store, StoreError, WORKSPACE_SPENDER};
+
+/// Who a budget limits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum BudgetScope {
+    /// Each Brain user, on their own.
+    Brain,
+    /// One worker's workflows (`worker` names it).
+    Worker,
+    /// Every model call of the appliance.
+    Workspace,
+}
+
+impl BudgetScope {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BudgetScope::Brain => "brain",
+            BudgetScope::Worker => "worker",
+            BudgetScope::Workspace => "workspace",
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum BudgetError {
+    #[error("{0}")]
+    BadInput(String),
+    #[error("{0}")]
+    NotFound(String),
+    /// A budget is spent; `retry_after` seconds until its period ends.
+    #[error("{message}")]
+    Spent { message: String, retry_after: u64 },
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl ServiceError for BudgetError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            BudgetError::BadInput(_) => ErrorKind::BadInput,
+            BudgetError::NotFound(_) => ErrorKind::NotFound,
+            BudgetError::Spent { .. } => ErrorKind::RateLimited,
+            BudgetError::Store(e) => e.kind(),
+        }
+    }
+
+    fn retry_after(&self) -> Option<u64> {
+        match self {
+            BudgetError::Spent { retry_after, .. } => Some(*retry_after),
+            _ => None,
+        }
+    }
+}
+
+/// `POST /api/controls/budgets`: the limits of one budget; both absent puts it back to the
+/// configured default.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+#[schemars(extend("oneOf" = [
+    {"required": ["worker"], "properties": {"scope": {"const": "worker"}, "worker": {"type": "string"}}},
+    {"properties": {"scope": {"enum": ["brain", "workspace"]}, "worker": {"type": "null"}}},
+]))]
+pub struct SetBudget {
+    pub scope: BudgetScope,
+    /// The worker, for `scope: worker` (and only then).
+    pub worker: Option<String>,
+    /// Tokens (input plus output) per UTC day, 1 to 10^12; absent: no daily limit.
+    #[schemars(range(min = 1, max = 1_000_000_000_000u64))]
+    pub daily_tokens: Option<u64>,
+    /// Tokens per calendar month (UTC), 1 to 10^12; absent: no monthly limit.
+    #[schemars(range(min = 1, max = 1_000_000_000_000u64))]
+    pub monthly_tokens: Option<u64>,
+}
+
+/// A budget with what was spent against it.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BudgetView {
+    pub scope: BudgetScope,
+    /// The worker, for a worker's budget.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub worker: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub daily_tokens: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub monthly_tokens: Option<u64>,
+    /// `config` (`[budgets]`) or `admin` (set through the API).
+    pub source: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub set_by: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub set_at: Option<String>,
+    /// Tokens spent today and this month (for `brain`: by every user together).
+    pub spent_today: u64,
+    pub spent_this_month: u64,
+    /// US dollars spent today and this month, at the configured prices.
+    pub cost_today_usd: f64,
+    pub cost_this_month_usd: f64,
+    /// `ok`, `near` (past the soft share of a limit) or `spent`; for `brain`, of the whole
+    /// (each user is held to the limits on their own).
+    pub state: String,
+}
+
+/// `GET /api/controls/budgets`.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BudgetList {
+    pub budgets: Vec<BudgetView>,
+    /// Past this share of a limit, a budget is `near`.
+    pub soft_percent: u8,
+}
+
+/// The largest limit one may set, in tokens.
+const MAX_TOKENS: u64 = 1_000_000_000_000;
+
+fn key(scope: BudgetScope, worker: Option<&str>) -> String {
+    match (scope, worker) {
+        (BudgetScope::Worker, Some(w)) => format!("worker/{w}"),
+        (BudgetScope::Worker, None) => "worker/".into(),
+        (BudgetScope::Brain, _) => "brain".into(),
+        (BudgetScope::Workspace, _) => "workspace".into(),
+    }
+}
+
+fn default_of(settings: &BudgetSettings, scope: BudgetScope) -> Limits {
+    match scope {
+        BudgetScope::Brain => settings.brain_user,
+        BudgetScope::Worker => settings.worker,
+        BudgetScope::Workspace => settings.workspace,
+    }
+}
+
+/// The limits that apply: what an admin set, else the default.
+async fn limits_of(
+    store: &Store,
+    settings: &BudgetSettings,
+    scope: BudgetScope,
+    worker: Option<&str>,
+) -> Result<(Limits, Option<BudgetRecord>), StoreError> {
+    let key = key(scope, worker);
+    let set = store.budgets().await?.into_iter().find(|(k, _)| *k == key).map(|(_, r)| r);
+    let limits = match &set {
+        Some(r) => Limits { daily_tokens: r.daily_tokens, monthly_tokens: r.monthly_tokens },
+        None => default_of(settings, scope),
+    };
+    Ok((limits, set))
+}
+
+/// Where `spend` stands against `limits`.
+fn state(limits: Limits, spend: &Spend, soft_percent: u8) -> &'static str {
+    let pairs = [(limits.daily_tokens, spend.today.tokens), (limits.monthly_tokens, spend.month.tokens)];
+    if pairs.iter().any(|(limit, used)| limit.is_some_and(|l| *used >= l)) {
+        return "spent";
+    }
+    let near = |l: u64, used: u64| u128::from(used) * 100 >= u128::from(l) * u128::from(soft_percent);
+    if pairs.iter().any(|(limit, used)| limit.is_some_and(|l| near(l, *used))) {
+        return "near";
+    }
+    "ok"
+}
+
+fn usd(micros: u64) -> f64 {
+    micros as f64 / 1_000_000.0
+}
+
+/// Seconds from `now_ms` to the end of the day (UTC) or, when `month`, of the month.
+fn until_period_ends(now_ms: i64, month: bool) -> u64 {
+    use chrono::{Datelike, Duration, NaiveTime, TimeZone, Utc};
+    let Some(now) = Utc.timestamp_millis_opt(now_ms).single() else { return 60 };
+    let next_day = now.date_naive() + Duration::days(1);
+    let end = if month {
+        let (y, m) = if now.month() == 12 { (now.year() + 1, 1) } else { (now.year(), now.month() + 1) };
+        chrono::NaiveDate::from_ymd_opt(y, m, 1).unwrap_or(next_day)
+    } else {
+        next_day
+    };
+    let end = Utc.from_utc_datetime(&end.and_time(NaiveTime::MIN));
+    u64::try_from((end - now).num_seconds()).unwrap_or(60).max(1)
+}
+
+/// Every budget — the Brain's, the workspace's, each worker's — with its spend.
+pub async fn list(store: &Store, settings: &BudgetSettings, workers: &[String]) -> Result<BudgetList, BudgetError> {
+    let now = store.now_ms();
+    let mut budgets = Vec::new();
+    let mut targets: Vec<(BudgetScope, Option<String>)> =
+        vec![(BudgetScope::Workspace, None), (BudgetScope::Brain, None)];
+    targets.extend(workers.iter().map(|w| (BudgetScope::Worker, Some(w.clone()))));
+    for (scope, worker) in targets {
+        let (limits, set) = limits_of(store, settings, scope, worker.as_deref()).await?;
+        let spender = match (scope, &worker) {
+            (BudgetScope::Worker, Some(w)) => w.clone(),
+            (BudgetScope::Brain, _) => BRAIN_SPENDER.to_owned(),
+            _ => WORKSPACE_SPENDER.to_owned(),
+        };
+        let spend = store.spend(&spender, now).await?;
+        budgets.push(BudgetView {
+            scope,
+            worker,
+            daily_tokens: limits.daily_tokens,
+            monthly_tokens: limits.monthly_tokens,
+            source: if set.is_some() { "admin" } else { "config" }.into(),
+            set_by: set.as_ref().map(|r| r.by.clone()),
+            set_at: set.as_ref().map(|r| rfc3339_ms(r.at_ms)),
+            spent_today: spend.today.tokens,
+            spent_this_month: spend.month.tokens,
+            cost_today_usd: usd(spend.today.cost_micros),
+            cost_this_month_usd: usd(spend.month.cost_micros),
+            state: state(limits, &spend, settings.soft_percent).into(),
+        });
+    }
+    Ok(BudgetList { budgets, soft_percent: settings.soft_percent })
+}
+
+/// Sets one budget (admin): `workers` are the known worker ids.
+pub async fn set(
+    store: &Store,
+    admin: AdminProof<'_>,
+    workers: &[String],
+    request: SetBudget,
+) -> Result<(), BudgetError> {
+    match (request.scope, request.worker.as_deref()) {
+        (BudgetScope::Worker, Some(w)) if !workers.iter().any(|k| k == w) => {
+            return Err(BudgetError::NotFound(format!("no worker {w}")));
+        }
+        (BudgetScope::Worker, None) => return Err(BudgetError::BadInput("a worker's budget names its worker".into())),
+        (BudgetScope::Brain | BudgetScope::Workspace, Some(_)) => {
+            return Err(BudgetError::BadInput("only a worker's budget names a worker".into()));
+        }
+        _ => {}
+    }
+    let out_of_range = |v: Option<u64>| v.is_some_and(|n| !(1..=MAX_TOKENS).contains(&n));
+    if out_of_range(request.daily_tokens) || out_of_range(request.monthly_tokens) {
+        return Err(BudgetError::BadInput(format!("a limit is 1 to {MAX_TOKENS} tokens (leave it out for no limit)")));
+    }
+    let key = key(request.scope, request.worker.as_deref());
+    let record = (request.daily_tokens.is_some() || request.monthly_tokens.is_some()).then(|| BudgetRecord {
+        daily_tokens: request.daily_tokens,
+        monthly_tokens: request.monthly_tokens,
+        by: crate::audit::actor(admin),
+        at_ms: store.now_ms(),
+    });
+    store.set_budget(&key, record).await?;
+    let show = |v: Option<u64>| v.map_or_else(|| "none".to_owned(), |n| n.to_string());
+    let detail = [("dailyTokens", show(request.daily_tokens)), ("monthlyTokens", show(request.monthly_tokens))];
+    crate::audit::record(store, admin, "budget.set", &key, &detail).await;
+    Ok(())
+}
+
+/// Refuses a Brain call for user `sub` when their budget or the workspace's is spent.
+pub async fn check_brain(store: &Store, settings: &BudgetSettings, sub: &str) -> Result<(), BudgetError> {
+    let now = store.now_ms();
+    let (mine, _) = limits_of(store, settings, BudgetScope::Brain, None).await?;
+    let (all, _) = limits_of(store, settings, BudgetScope::Workspace, None).await?;
+    let checks = [
+        (mine, store.spend(&format!("user:{sub}"), now).await?, "your Brain budget"),
+        (all, store.spend(WORKSPACE_SPENDER, now).await?, "the workspace's model budget"),
+    ];
+    for (limits, spend, whose) in checks {
+        if limits.daily_tokens.is_some_and(|l| spend.today.tokens >= l) {
+            return Err(BudgetError::Spent {
+                message: format!(
+                    "{whose} for today is spent ({} of {} tokens); it renews at 00:00 UTC",
+                    spend.today.tokens,
+                    limits.daily_tokens.unwrap_or_default()
+                ),
+                retry_after: until_period_ends(now, false),
+            });
+        }
+        if limits.monthly_tokens.is_some_and(|l| spend.month.tokens >= l) {
+            return Err(BudgetError::Spent {
+                message: format!(
+                    "{whose} for this month is spent ({} of {} tokens); it renews on the 1st (UTC)",
+                    spend.month.tokens,
+                    limits.monthly_tokens.unwrap_or_default()
+                ),
+                retry_after: until_period_ends(now, true),
+            });
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::SpendRecord;
+
+    #[test]
+    fn a_budget_is_near_past_the_soft_share_and_spent_at_its_limit() {
+        let limits = Limits { daily_tokens: Some(1000), monthly_tokens: None };
+        let spend =
+            |tokens| Spend { today: SpendRecord { tokens, ..Default::default() }, month: SpendRecord::default() };
+        assert_eq!(state(limits, &spend(799), 80), "ok");
+        assert_eq!(state(limits, &spend(800), 80), "near");
+        assert_eq!(state(limits, &spend(1000), 80), "spent");
+        assert_eq!(state(Limits::default(), &spend(10_000_000), 80), "ok", "no limit");
+    }
+
+    #[test]
+    fn a_period_ends_at_midnight_or_on_the_first() {
+        // 2026-11-27T23:00:00Z: an hour to midnight, three days and an hour to December.
+        let now = 1_795_820_400_000;
+        assert_eq!(until_period_ends(now, false), 3600);
+        assert_eq!(until_period_ends(now, true), 3 * 86_400 + 3600);
+    }
+}
