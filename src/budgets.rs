@@ -272,25 +272,17 @@ pub async fn check_brain(store: &Store, settings: &BudgetSettings, sub: &str) ->
         (all, store.spend(WORKSPACE_SPENDER, now).await?, "the workspace's model budget"),
     ];
     for (limits, spend, whose) in checks {
-        if limits.daily_tokens.is_some_and(|l| spend.today.tokens >= l) {
-            return Err(BudgetError::Spent {
-                message: format!(
-                    "{whose} for today is spent ({} of {} tokens); it renews at 00:00 UTC",
-                    spend.today.tokens,
-                    limits.daily_tokens.unwrap_or_default()
-                ),
-                retry_after: until_period_ends(now, false),
-            });
-        }
-        if limits.monthly_tokens.is_some_and(|l| spend.month.tokens >= l) {
-            return Err(BudgetError::Spent {
-                message: format!(
-                    "{whose} for this month is spent ({} of {} tokens); it renews on the 1st (UTC)",
-                    spend.month.tokens,
-                    limits.monthly_tokens.unwrap_or_default()
-                ),
-                retry_after: until_period_ends(now, true),
-            });
+        let periods = [
+            (limits.daily_tokens, spend.today.tokens, "today", "at 00:00 UTC", false),
+            (limits.monthly_tokens, spend.month.tokens, "this month", "on the 1st (UTC)", true),
+        ];
+        for (limit, used, period, renews, month) in periods {
+            if let Some(limit) = limit.filter(|l| used >= *l) {
+                return Err(BudgetError::Spent {
+                    message: format!("{whose} for {period} is spent ({used} of {limit} tokens); it renews {renews}"),
+                    retry_after: until_period_ends(now, month),
+                });
+            }
         }
     }
     Ok(())

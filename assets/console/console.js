@@ -111,8 +111,10 @@ const changes = [
   "workflow.started", "workflow.step", "workflow.waiting", "workflow.completed", "workflow.failed",
 ];
 
+// A form is being filled in, or a disclosure opened to fill one (a workflow's "Cancel…").
 function busy() {
   const active = document.activeElement;
+  if (active && active.closest("details[open]")) return true;
   return active && active.closest("form") && !active.closest("form.toolbar");
 }
 

@@ -238,6 +238,7 @@ async fn console_workers_an_admin_pauses_resumes_and_cancels_in_chromium() {
     // The draft is cancelled from its row, with a reason.
     let row = format!("#worker-workflows [data-workflow='{draft}']");
     page.click(&format!("{row} summary")).await;
+    page.until(&format!("!!document.querySelector(\"{row} details[open]\")"), "the cancel form open").await;
     page.type_into(&format!("#cancel-{draft}"), "the account churned").await;
     page.click(&format!("{row} button[type=submit]")).await;
     page.until("!!document.querySelector('#started') && location.search.includes('cancelled=1')", "the notice").await;

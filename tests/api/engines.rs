@@ -78,6 +78,16 @@ impl Appliance {
         reply["workflowId"].as_str().expect("id").to_owned()
     }
 
+    /// Starts an email draft for account acct-004 on the content writer.
+    async fn start_draft(&self) -> String {
+        self.start_workflow(
+            "content-writer",
+            "content-generation",
+            json!({"contentType": "email", "accountId": "acct-004"}),
+        )
+        .await
+    }
+
     async fn decide(&self, id: &str, decision: &str) -> (u16, Value) {
         let body = json!({"decision": decision, "comment": "checked by the suite"});
         self.call(reqwest::Method::POST, &format!("/api/coordinator/approvals/{id}"), Some(body)).await
@@ -280,13 +290,7 @@ async fn controls(app: Appliance) -> Appliance {
         app.start_workflow("support-resolver", "ticket-resolution", ticket("t-c1")).await,
         app.start_workflow("support-resolver", "ticket-resolution", ticket("t-c2")).await,
     ];
-    let draft = app
-        .start_workflow(
-            "content-writer",
-            "content-generation",
-            json!({"contentType": "email", "accountId": "acct-004"}),
-        )
-        .await;
+    let draft = app.start_draft().await;
     for id in tickets.iter().chain([&draft]) {
         app.wait_for(id, "waiting", status_is("waiting")).await;
     }
@@ -323,13 +327,7 @@ async fn controls(app: Appliance) -> Appliance {
     // An approval is bound to what it acts on: a deal of the account added after the request
     // makes a decision stale (409, naming the deal and both hashes, the request raised again);
     // the next decision, on what holds now, is taken. Bulk decisions answer per item.
-    let bound = app
-        .start_workflow(
-            "content-writer",
-            "content-generation",
-            json!({"contentType": "email", "accountId": "acct-004"}),
-        )
-        .await;
+    let bound = app.start_draft().await;
     let other = app
         .start_workflow(
             "content-writer",
@@ -594,6 +592,14 @@ async fn a_gtms_worker_process_serves_the_compute_queue() {
 
 /// A fake OpenAI-compatible model that holds each call until the test lets it answer: it says
 /// when a call arrived, then waits for `release`.
+/// What points gtms at the fake model (`held_model`) for its drafts.
+fn model_env(model: &str) -> Vec<(String, String)> {
+    [("GTMS_LLM_PROVIDER", "openai"), ("GTMS_LLM_BASE_URL", model), ("GTMS_LLM_MODEL_RESEARCH", "drafts")]
+        .iter()
+        .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+        .collect()
+}
+
 async fn held_model(arrived: Arc<tokio::sync::Notify>, release: Arc<tokio::sync::Notify>) -> String {
     use warp::Filter;
     let reply = json!({
@@ -626,19 +632,9 @@ async fn sigterm_drains_a_gtms_worker_mid_activity() {
     let (arrived, release) = (Arc::new(tokio::sync::Notify::new()), Arc::new(tokio::sync::Notify::new()));
     let model = held_model(arrived.clone(), release.clone()).await;
     let mut worker_env = cluster.gtms_env();
-    worker_env.extend([
-        ("GTMS_LLM_PROVIDER".to_owned(), "openai".to_owned()),
-        ("GTMS_LLM_BASE_URL".to_owned(), model),
-        ("GTMS_LLM_MODEL_RESEARCH".to_owned(), "drafts".to_owned()),
-    ]);
+    worker_env.extend(model_env(&model));
     let mut worker = spawn_worker(&worker_env);
-    let content = app
-        .start_workflow(
-            "content-writer",
-            "content-generation",
-            json!({"contentType": "email", "accountId": "acct-004"}),
-        )
-        .await;
+    let content = app.start_draft().await;
     tokio::time::timeout(Duration::from_secs(60), arrived.notified()).await.expect("the draft's model call arrives");
 
     let pid = worker.id().to_string();
@@ -665,19 +661,8 @@ async fn sigterm_drains_a_gtms_worker_mid_activity() {
 async fn sigterm_lets_the_demo_engine_finish_the_step_in_flight() {
     let (arrived, release) = (Arc::new(tokio::sync::Notify::new()), Arc::new(tokio::sync::Notify::new()));
     let model = held_model(arrived.clone(), release.clone()).await;
-    let env: Vec<(String, String)> =
-        [("GTMS_LLM_PROVIDER", "openai"), ("GTMS_LLM_BASE_URL", model.as_str()), ("GTMS_LLM_MODEL_RESEARCH", "drafts")]
-            .iter()
-            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
-            .collect();
-    let app = Appliance::start(&env).await;
-    let content = app
-        .start_workflow(
-            "content-writer",
-            "content-generation",
-            json!({"contentType": "email", "accountId": "acct-004"}),
-        )
-        .await;
+    let app = Appliance::start(&model_env(&model)).await;
+    let content = app.start_draft().await;
     tokio::time::timeout(Duration::from_secs(60), arrived.notified()).await.expect("a model call arrives");
 
     app.server.send_sigterm();

@@ -11,7 +11,7 @@ use crate::budgets::{self, BudgetList, SetBudget};
 use crate::mcp::error::ToolError;
 use crate::mcp::registry::{Access, McpTool, ToolContext, Toolset};
 use crate::mcp::tools::directory::NoArgs;
-use crate::workflows::Workflows;
+use crate::mcp::tools::workers::service;
 use crate::workflows::controls::{
     BulkCancelReply, BulkCancelRequest, CancelBody, CancelReply, PauseList, PauseRequest, PauseView, ResumeReply,
     ResumeRequest,
@@ -35,10 +35,6 @@ impl McpTool for AuditListTool {
         let admin = ctx.admin()?;
         Ok(audit::list(ctx.state.store(), admin, query).await?)
     }
-}
-
-fn service(ctx: &ToolContext) -> Result<&Workflows, ToolError> {
-    Ok(ctx.state.workflows()?)
 }
 
 pub struct PausesList;

@@ -22,7 +22,8 @@ use crate::workflows::views::{
 };
 use crate::workflows::{StartRequest, Workflows};
 
-fn service(ctx: &ToolContext) -> Result<&Workflows, ToolError> {
+/// The workflow service (the controls tools use it too).
+pub(super) fn service(ctx: &ToolContext) -> Result<&Workflows, ToolError> {
     Ok(ctx.state.workflows()?)
 }
 
