@@ -212,6 +212,11 @@ async fn console_workers_an_admin_pauses_resumes_and_cancels_in_chromium() {
     assert_eq!(res.status(), 403, "a viewer's forged pause");
     let res = post_form(&app, "/app/workers/content-writer/pause", &admin, Some(&own), &[("reason", "  ")]).await;
     assert_eq!(res.status(), 400, "a blank reason");
+    let res =
+        post_form(&app, "/app/workers/content-writer/budget", &admin, Some(&own), &[("dailyTokens", "lots")]).await;
+    assert_eq!(res.status(), 400, "a budget that is not a number");
+    let res = post_form(&app, "/app/workers/content-writer/budget", &viewer, Some(&own), &[("dailyTokens", "5")]).await;
+    assert_eq!(res.status(), 403, "a viewer's forged budget");
 
     let (code, _) = app.invite(Role::Admin).await;
     let dir = tempfile::tempdir().expect("dir");
@@ -234,6 +239,18 @@ async fn console_workers_an_admin_pauses_resumes_and_cancels_in_chromium() {
     page.until("!!document.querySelector('#pause-worker') && !document.querySelector('#worker-paused')", "resumed")
         .await;
     assert_eq!(app.get_json(&admin, "/api/workers/content-writer").await["paused"], false);
+
+    // The worker's budget: what it spent, and an admin sets a daily limit.
+    let budget = page.eval("document.querySelector('#worker-budget').textContent").await;
+    assert!(budget.as_str().is_some_and(|t| t.contains("tokens today") && t.contains("(no limit)")), "{budget}");
+    page.type_into("#budget-daily", "40000").await;
+    page.click("#budget-worker button[type=submit]").await;
+    page.until("location.search.includes('budget=1') && !!document.querySelector('#worker-budget')", "saved").await;
+    let budget = page.eval("document.querySelector('#worker-budget').textContent").await;
+    assert!(budget.as_str().is_some_and(|t| t.contains("of 40000 tokens today") && t.contains("set by")), "{budget}");
+    let list = app.get_json(&admin, "/api/controls/budgets").await;
+    let writer = list["budgets"].as_array().into_iter().flatten().find(|b| b["worker"] == "content-writer").cloned();
+    assert_eq!(writer.map(|b| b["dailyTokens"].clone()), Some(serde_json::json!(40000)), "{list}");
 
     // The draft is cancelled from its row, with a reason.
     let row = format!("#worker-workflows [data-workflow='{draft}']");

@@ -188,6 +188,13 @@ pub static ROUTES: &[Route] = &[
         .success(&[303])
         .errors(&[400, 403, 404])
         .no_fuzz(CONSOLE_FORM),
+    Route::new(Post, "/app/workers/{id}/budget", "consoleSetWorkerBudget", "Set the worker's token budget (admin)")
+        .body_as(FORM, schema::<BTreeMap<String, String>>)
+        .tag(CONSOLE)
+        .content(HTML)
+        .success(&[303])
+        .errors(&[400, 403, 404])
+        .no_fuzz(CONSOLE_FORM),
     Route::new(
         Post,
         "/app/workers/{id}/cancel",

@@ -141,13 +141,16 @@ async fn render(
         }
     }
     let health = crate::memory::health(state.store(), &worker.worker.id).await.ok();
+    let ids = [worker.worker.id.clone()];
+    let budgets = crate::budgets::list(state.store(), &state.config().budgets, &ids).await.ok();
+    let budget = budgets.as_ref().and_then(|l| l.budgets.iter().find(|b| b.worker.as_deref() == Some(id)));
     let admin = who.require_admin().is_ok();
     let main = html! {
         p { a href="/app/workers" { "← Workers" } }
         h1 { (worker.worker.name) }
         @if let Some(text) = &notice { p.done #started role="status" { (text) } }
         (facts(&worker))
-        (controls::panel(&worker, admin))
+        (controls::panel(&worker, budget, admin))
         (memory(health.as_ref()))
         h2 #workflows-heading { "Live workflows" }
         (live_workflows(&worker.worker.id, &live, admin))

@@ -1,7 +1,8 @@
 //! The controls of a worker's page (docs/controls.md): the worker's pause — who, when and why —
-//! with, for admins, a pause form (a reason) or a resume button, and a cancel form per live
+//! with, for admins, a pause form (a reason) or a resume button; its token budget with what was
+//! spent today and this month, and for admins the form that sets it; and a cancel form per live
 //! workflow and one for all of them (a reason each). Posted to `/app/workers/{id}/pause`,
-//! `/resume` and `/cancel`, carried out by the workflow service as `/api/controls` does, then
+//! `/resume`, `/budget` and `/cancel`, carried out by the services `/api/controls` calls, then
 //! back to the worker's page with a notice; a refusal is the console's error page.
 
 use maud::{Markup, html};
@@ -10,6 +11,7 @@ use warp::filters::BoxedFilter;
 use warp::http::{HeaderMap, StatusCode};
 
 use super::super::{Answer, Page, form_fields, form_post, writer};
+use crate::budgets::{BudgetScope, BudgetView, SetBudget};
 use crate::http::error::ApiError;
 use crate::state::AppState;
 use crate::workflows::controls::{BulkCancelRequest, CancelBody, PauseRequest, ResumeRequest};
@@ -20,6 +22,7 @@ use crate::workflows::views::{WorkerDetail, WorkflowSummary};
 enum Control {
     Pause,
     Resume,
+    Budget,
     Cancel,
 }
 
@@ -34,6 +37,11 @@ pub(super) fn routes(state: AppState) -> Vec<Page> {
             state.clone(),
             warp::path!("app" / "workers" / String / "resume").and(warp::post()).boxed(),
             Control::Resume,
+        ),
+        route(
+            state.clone(),
+            warp::path!("app" / "workers" / String / "budget").and(warp::post()).boxed(),
+            Control::Budget,
         ),
         route(state, warp::path!("app" / "workers" / String / "cancel").and(warp::post()).boxed(), Control::Cancel),
     ]
@@ -76,6 +84,22 @@ async fn carry_out(
             let reply = workflows.resume(admin, request).await.map_err(refused)?;
             format!("resumed={}", reply.released)
         }
+        Control::Budget => {
+            let bad = |e: String| Answer::refused(Some(&who), StatusCode::BAD_REQUEST, &e);
+            let request = SetBudget {
+                scope: BudgetScope::Worker,
+                worker: Some(id.to_owned()),
+                daily_tokens: tokens(&fields, "dailyTokens").map_err(bad)?,
+                monthly_tokens: tokens(&fields, "monthlyTokens").map_err(bad)?,
+            };
+            let workers: Vec<String> = match state.store().workers().await {
+                Ok(workers) => workers.into_iter().map(|w| w.id).collect(),
+                Err(e) => return Err(Answer::error(Some(&who), &ApiError::from(e))),
+            };
+            let set = crate::budgets::set(state.store(), admin, &workers, request).await;
+            set.map_err(|e| Answer::error(Some(&who), &ApiError::from(e)))?;
+            "budget=1".to_owned()
+        }
         Control::Cancel => match fields.get("workflow").filter(|w| !w.is_empty()) {
             Some(workflow) => {
                 workflows.cancel(admin, workflow, CancelBody { reason }).await.map_err(refused)?;
@@ -91,9 +115,24 @@ async fn carry_out(
     Ok(Answer::SeeOther(format!("{back}?{notice}")))
 }
 
+/// A token limit as typed: empty is no limit, else a whole number.
+fn tokens(fields: &std::collections::BTreeMap<String, String>, name: &str) -> Result<Option<u64>, String> {
+    match fields.get(name).map(|v| v.trim()).filter(|v| !v.is_empty()) {
+        None => Ok(None),
+        Some(text) => text
+            .replace(',', "")
+            .parse()
+            .map(Some)
+            .map_err(|_| format!("{name}: {text:?} is not a whole number of tokens")),
+    }
+}
+
 /// The notice a control redirected with (`?paused=1`, `?resumed=<n>`, `?cancelled=<n>`).
 pub(super) fn notice(query: &std::collections::BTreeMap<String, String>) -> Option<String> {
     let count = |key: &str| query.get(key).filter(|n| n.len() <= 6 && n.chars().all(|c| c.is_ascii_digit()));
+    if query.contains_key("budget") {
+        return Some("Budget saved.".into());
+    }
     if query.contains_key("paused") {
         return Some("Paused. New starts are refused; its running workflows hold before their next step.".into());
     }
@@ -103,8 +142,8 @@ pub(super) fn notice(query: &std::collections::BTreeMap<String, String>) -> Opti
     count("cancelled").map(|n| format!("Cancelled {n} workflow(s)."))
 }
 
-/// The worker's pause (or that it runs), and for an admin the form that changes it.
-pub(super) fn panel(worker: &WorkerDetail, admin: bool) -> Markup {
+/// The worker's pause (or that it runs) and its budget, and for an admin the forms that change them.
+pub(super) fn panel(worker: &WorkerDetail, budget: Option<&BudgetView>, admin: bool) -> Markup {
     let action = |verb: &str| format!("/app/workers/{}/{verb}", worker.worker.id);
     html! {
         section #worker-controls aria-labelledby="controls-heading" {
@@ -129,7 +168,32 @@ pub(super) fn panel(worker: &WorkerDetail, admin: bool) -> Markup {
                     }
                 }
             }
+            @if let Some(b) = budget {
+                p #worker-budget data-state=(b.state) {
+                    "Budget: " (spent_of(b.spent_today, b.daily_tokens)) " tokens today, "
+                    (spent_of(b.spent_this_month, b.monthly_tokens)) " this month"
+                    " (" (format!("${:.2}", b.cost_this_month_usd)) ") · " (b.state)
+                    @if b.source == "admin" { " · set by " (b.set_by.as_deref().unwrap_or_default()) }
+                }
+                @if admin {
+                    form #budget-worker.inline method="post" action=(action("budget")) {
+                        label for="budget-daily" { "Tokens per day" }
+                        input #budget-daily name="dailyTokens" inputmode="numeric" autocomplete="off" value=(b.daily_tokens.map(|n| n.to_string()).unwrap_or_default());
+                        label for="budget-monthly" { "per month" }
+                        input #budget-monthly name="monthlyTokens" inputmode="numeric" autocomplete="off" value=(b.monthly_tokens.map(|n| n.to_string()).unwrap_or_default());
+                        button.secondary type="submit" { "Set budget" }
+                    }
+                }
+            }
         }
+    }
+}
+
+/// `1200 of 50000`, or `1200 (no limit)`.
+fn spent_of(spent: u64, limit: Option<u64>) -> String {
+    match limit {
+        Some(limit) => format!("{spent} of {limit}"),
+        None => format!("{spent} (no limit)"),
     }
 }
 
