@@ -1,5 +1,6 @@
 //! `/api/metrics/{pipeline,tokens,consumption,workers}` (the latest rollup with its
-//! `computedAt`) and `/api/tasks/status` (the scheduler's jobs).
+//! `computedAt`; the tokens view also with every budget and its spend as of now) and
+//! `/api/tasks/status` (the scheduler's jobs).
 
 use warp::reply::Response;
 use warp::{Filter, Rejection, Reply};
@@ -18,13 +19,28 @@ pub(crate) struct JobsReply {
     jobs: Vec<jobs::JobStatus>,
 }
 
-async fn latest_view(store: &Store, view: &str) -> Result<Response, ApiError> {
+/// `GET /api/metrics/tokens`: the rollup, and the budgets with what was spent against them (read
+/// when asked, not rolled up: a budget is checked against the spend of now).
+#[derive(serde::Serialize, schemars::JsonSchema)]
+pub(crate) struct TokensReply {
+    #[serde(flatten)]
+    latest: Latest<TokenView>,
+    budgets: Vec<crate::budgets::BudgetView>,
+}
+
+async fn latest_view(state: &AppState, view: &str) -> Result<Response, ApiError> {
     fn reply<V: View>(latest: Latest<V>) -> Response {
         warp::reply::json(&latest).into_response()
     }
+    let store: &Store = state.store();
     Ok(match view {
         PipelineView::NAME => reply(metrics::latest::<PipelineView>(store).await?),
-        TokenView::NAME => reply(metrics::latest::<TokenView>(store).await?),
+        TokenView::NAME => {
+            let latest = metrics::latest::<TokenView>(store).await?;
+            let workers: Vec<String> = store.workers().await?.into_iter().map(|w| w.id).collect();
+            let budgets = crate::budgets::list(store, &state.config().budgets, &workers).await?.budgets;
+            warp::reply::json(&TokensReply { latest, budgets }).into_response()
+        }
         ConsumptionView::NAME => reply(metrics::latest::<ConsumptionView>(store).await?),
         WorkersView::NAME => reply(metrics::latest::<WorkersView>(store).await?),
         _ => {
@@ -41,7 +57,7 @@ pub fn routes(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = R
         .and(require(state.clone(), Role::Viewer))
         .and_then(move |view: String, _| {
             let state = s.clone();
-            async move { latest_view(state.store(), &view).await.map_err(warp::reject::custom) }
+            async move { latest_view(&state, &view).await.map_err(warp::reject::custom) }
         });
     let s = state.clone();
     let tasks = warp::path!("api" / "tasks" / "status").and(warp::get()).and(require(state, Role::Viewer)).and_then(

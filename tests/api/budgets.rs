@@ -2,8 +2,8 @@
 //! signed-in user), an admin setting the Brain's per-user budget (viewers 403, a bad scope or
 //! limit 400, an unknown worker 404), a chat refused with 429 and `Retry-After` once the user's
 //! budget for the day is spent — counted from the demo model's own token counts —, the spend
-//! shown against the budget (and on `/metrics`), the budget put back to the default, and each
-//! change audited.
+//! shown against the budget (and in `/api/metrics/tokens` and on `/metrics`), the budget put back
+//! to the default, and each change audited.
 
 use gtms::domain::Role;
 use reqwest::Method;
@@ -71,6 +71,10 @@ async fn a_spent_brain_budget_refuses_the_next_chat_with_429_until_it_is_raised(
     let brain = budget(&list, "brain");
     assert_eq!((brain["spentToday"].as_u64(), brain["state"].as_str()), (Some(used), Some("spent")), "{list}");
     assert!(budget(&list, "workspace")["spentToday"].as_u64().is_some_and(|n| n >= used), "{list}");
+
+    let tokens = app.get_json(&viewer, "/api/metrics/tokens").await;
+    assert_eq!(budget(&tokens, "brain")["state"], "spent", "the tokens view has the budgets: {tokens}");
+    assert!(tokens["computedAt"].is_string() && tokens["byWorker"].is_array(), "and still the rollup: {tokens}");
 
     let metrics = app.authed(Method::GET, "/metrics", &admin).send().await.expect("scrape").text().await.expect("text");
     assert!(metrics.contains("gtms_budget_limit_tokens{scope=\"brain\",worker=\"\",period=\"day\"} 50"), "{metrics}");

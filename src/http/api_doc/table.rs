@@ -15,7 +15,7 @@ use crate::companies::enrich::EnrichReply;
 use crate::deals::{DealDetail, DealUpdate, ImportReport, NewDeal, PipelineSummary};
 use crate::memory::{CompressionReport, KeyHistory, MemoryEntry, WriteRequest};
 use crate::memory::{HealthReport, SearchResults, Tree};
-use crate::metrics::{ConsumptionView, Latest, PipelineView, TokenView, WorkersView};
+use crate::metrics::{ConsumptionView, Latest, PipelineView, WorkersView};
 use crate::state::Health;
 use crate::workflows::StartBody;
 use crate::workflows::listing::PageQuery;
@@ -54,7 +54,7 @@ pub const EXPOSITION: &str = "text/plain; version=0.0.4; charset=utf-8";
 fn metric_view(g: &mut SchemaGenerator) -> Schema {
     let views = [
         g.subschema_for::<Latest<PipelineView>>(),
-        g.subschema_for::<Latest<TokenView>>(),
+        g.subschema_for::<crate::http::metrics::TokensReply>(),
         g.subschema_for::<Latest<ConsumptionView>>(),
         g.subschema_for::<Latest<WorkersView>>(),
     ];
