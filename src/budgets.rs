@@ -146,20 +146,20 @@ fn default_of(settings: &BudgetSettings, scope: BudgetScope) -> Limits {
     }
 }
 
-/// The limits that apply: what an admin set, else the default.
-async fn limits_of(
-    store: &Store,
+/// The limits that apply, among the budgets admins `set`: what an admin set, else the default.
+fn limits_of(
+    set: &[(String, BudgetRecord)],
     settings: &BudgetSettings,
     scope: BudgetScope,
     worker: Option<&str>,
-) -> Result<(Limits, Option<BudgetRecord>), StoreError> {
+) -> (Limits, Option<BudgetRecord>) {
     let key = key(scope, worker);
-    let set = store.budgets().await?.into_iter().find(|(k, _)| *k == key).map(|(_, r)| r);
+    let set = set.iter().find(|(k, _)| *k == key).map(|(_, r)| r.clone());
     let limits = match &set {
         Some(r) => Limits { daily_tokens: r.daily_tokens, monthly_tokens: r.monthly_tokens },
         None => default_of(settings, scope),
     };
-    Ok((limits, set))
+    (limits, set)
 }
 
 /// Where `spend` stands against `limits`.
@@ -201,8 +201,9 @@ pub async fn list(store: &Store, settings: &BudgetSettings, workers: &[String]) 
     let mut targets: Vec<(BudgetScope, Option<String>)> =
         vec![(BudgetScope::Workspace, None), (BudgetScope::Brain, None)];
     targets.extend(workers.iter().map(|w| (BudgetScope::Worker, Some(w.clone()))));
+    let admin_set = store.budgets().await?;
     for (scope, worker) in targets {
-        let (limits, set) = limits_of(store, settings, scope, worker.as_deref()).await?;
+        let (limits, set) = limits_of(&admin_set, settings, scope, worker.as_deref());
         let spender = match (scope, &worker) {
             (BudgetScope::Worker, Some(w)) => w.clone(),
             (BudgetScope::Brain, _) => BRAIN_SPENDER.to_owned(),
@@ -265,8 +266,9 @@ pub async fn set(
 /// Refuses a Brain call for user `sub` when their budget or the workspace's is spent.
 pub async fn check_brain(store: &Store, settings: &BudgetSettings, sub: &str) -> Result<(), BudgetError> {
     let now = store.now_ms();
-    let (mine, _) = limits_of(store, settings, BudgetScope::Brain, None).await?;
-    let (all, _) = limits_of(store, settings, BudgetScope::Workspace, None).await?;
+    let admin_set = store.budgets().await?;
+    let (mine, _) = limits_of(&admin_set, settings, BudgetScope::Brain, None);
+    let (all, _) = limits_of(&admin_set, settings, BudgetScope::Workspace, None);
     let checks = [
         (mine, store.spend(&format!("user:{sub}"), now).await?, "your Brain budget"),
         (all, store.spend(WORKSPACE_SPENDER, now).await?, "the workspace's model budget"),

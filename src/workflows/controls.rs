@@ -193,7 +193,7 @@ fn target(worker: Option<String>, kind: Option<WorkflowType>) -> Result<(PauseSc
 }
 
 /// Whether a live workflow matches a bulk cancel's filter.
-fn matches(filter: &BulkCancelRequest, before_ms: Option<i64>, w: &WorkflowRecord) -> bool {
+fn in_filter(filter: &BulkCancelRequest, before_ms: Option<i64>, w: &WorkflowRecord) -> bool {
     !w.status.is_terminal()
         && filter.kind.is_none_or(|k| k == w.kind)
         && filter.worker.as_deref().is_none_or(|x| x == w.worker)
@@ -315,7 +315,7 @@ impl Workflows {
         };
         let request = CancelRequest { by: crate::audit::actor(admin), reason: reason.clone() };
         let matched: Vec<WorkflowRecord> =
-            self.live_records().await?.into_iter().filter(|w| matches(&filter, before_ms, w)).collect();
+            self.live_records().await?.into_iter().filter(|w| in_filter(&filter, before_ms, w)).collect();
         let mut results = Vec::new();
         let mut done: std::collections::HashSet<String> = std::collections::HashSet::new();
         for w in &matched {

@@ -63,7 +63,7 @@ fn instantiate(pattern: &str) -> String {
 async fn every_table_route_reaches_a_handler() {
     let app = spawn_app().await;
     let admin = app.token(Role::Admin).await;
-    for route in ROUTES {
+    for route in ROUTES.iter() {
         let path = instantiate(route.pattern);
         let method = reqwest::Method::from_bytes(method_name(route.method).as_bytes()).expect("method");
         let mut req = app.authed(method, &path, &admin);

@@ -6,6 +6,7 @@
 //! one entry in `table.rs`. The schemas come from the handlers' own types through `schemars`.
 //! This module reads no state and serves nothing but the document.
 
+mod console_routes;
 mod label;
 mod openapi;
 mod table;

@@ -67,7 +67,7 @@ fn build_checked() -> (Value, Vec<String>) {
     let envelope = g.output.subschema_for::<ErrorEnvelope>();
     let mut paths = Map::new();
     let mut errors: Vec<u16> = Vec::new();
-    for route in ROUTES {
+    for route in ROUTES.iter() {
         let statuses = route.error_statuses();
         errors.extend(&statuses);
         let op = operation(&mut g, route, &statuses);
@@ -102,7 +102,7 @@ fn build_checked() -> (Value, Vec<String>) {
 
 fn tags() -> Vec<Value> {
     let mut seen: Vec<&str> = Vec::new();
-    for r in ROUTES {
+    for r in ROUTES.iter() {
         if !seen.contains(&r.tag) {
             seen.push(r.tag);
         }
@@ -268,7 +268,7 @@ mod tests {
     fn every_route_is_an_operation_with_its_error_envelopes() {
         let doc = document();
         assert_eq!(doc["openapi"], "3.1.0");
-        for route in ROUTES {
+        for route in ROUTES.iter() {
             let op = &doc["paths"][route.pattern][route.method.as_str().to_ascii_lowercase()];
             assert_eq!(op["operationId"], route.operation_id, "{}", route.pattern);
             for status in route.error_statuses() {

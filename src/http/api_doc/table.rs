@@ -2,12 +2,13 @@
 //! `{params}`, operation id, summary, tag, auth, query/body/response types and the error
 //! statuses its service can add); the tests fail until the table and what is served agree.
 
-use std::collections::BTreeMap;
+use std::sync::LazyLock;
 
 use schemars::{Schema, SchemaGenerator};
 use serde_json::{Map, Value};
 
 use super::Method::{Delete, Get, Patch, Post};
+use super::console_routes::CONSOLE_ROUTES;
 use super::{Auth, Content, Route, inline, schema};
 use crate::brain::chat::{ChatReply, ChatRequest, Cleared, History};
 use crate::companies::card::Card;
@@ -34,17 +35,12 @@ const BRAIN: &str = "brain";
 const METRICS: &str = "metrics";
 const OPS: &str = "operations";
 const MCP: &str = "mcp";
-const PAGES: &str = "pages";
+const PAGES_TAG: &str = "pages";
 const WORKERS: &str = "workers";
 const COORDINATOR: &str = "coordinator";
 const CONTROLS: &str = "controls";
-const CONSOLE: &str = "console";
-/// The console's form posts.
-const FORM: &str = "application/x-www-form-urlencoded";
-/// Why the console's form posts are not fuzzed.
-const CONSOLE_FORM: &str = "an HTML form for a browser; the API route behind it is fuzzed";
 
-const HTML: Content = Content::Text("text/html; charset=utf-8");
+pub(super) const HTML: Content = Content::Text("text/html; charset=utf-8");
 const CSV: &str = "text/csv; charset=utf-8";
 const OBJECT: Content = Content::Json(schema::<Map<String, Value>>);
 /// The Prometheus text exposition format.
@@ -61,195 +57,20 @@ fn metric_view(g: &mut SchemaGenerator) -> Schema {
     schemars::json_schema!({ "anyOf": views })
 }
 
-pub static ROUTES: &[Route] = &[
-    // Pages and documents.
-    Route::new(Get, "/", "home", "The home page: what this appliance is and where to look").tag(PAGES).content(HTML),
-    Route::new(Get, "/status", "statusPage", "The server-rendered status dashboard").tag(PAGES).content(HTML),
-    // The console (http/console): pages for a person's browser; signed out, a page answers 303
-    // to /app/login. Its forms post urlencoded bodies and answer 303 or the page with the
-    // form's problems (HTML, with the API's status), so they are not fuzzed as API routes.
-    Route::new(Get, "/app", "consoleHome", "The console: on to the deals board, or to sign-in")
-        .tag(CONSOLE)
-        .success(&[303]),
-    Route::new(Get, "/app/login", "consoleLogin", "The console's sign-in form").tag(CONSOLE).content(HTML),
-    Route::new(Post, "/app/login", "consoleSignIn", "Sign in with an invite code (sets the session cookie)")
-        .body_as(FORM, schema::<BTreeMap<String, String>>)
-        .tag(CONSOLE)
-        .content(HTML)
-        .success(&[303])
-        .errors(&[401, 403])
-        .no_fuzz(CONSOLE_FORM),
-    Route::new(Post, "/app/logout", "consoleSignOut", "Sign out (clears the session cookie)")
-        .tag(CONSOLE)
-        .success(&[303])
-        .no_fuzz(CONSOLE_FORM),
-    Route::new(Get, "/app/deals", "consoleDeals", "The pipeline summary over the deals board, or the filtered list")
-        .tag(CONSOLE)
-        .content(HTML)
-        .success(&[200, 303]),
-    Route::new(Post, "/app/deals", "consoleCreateDeal", "Create a deal from the form (admin)")
-        .body_as(FORM, schema::<BTreeMap<String, String>>)
-        .tag(CONSOLE)
-        .content(HTML)
-        .success(&[303])
-        .errors(&[403, 404, 409, 422])
-        .no_fuzz(CONSOLE_FORM),
-    Route::new(Post, "/app/deals/import", "consoleImportDeals", "Import deals from pasted CSV, or a dry run (admin)")
-        .body_as(FORM, schema::<BTreeMap<String, String>>)
-        .tag(CONSOLE)
-        .content(HTML)
-        .errors(&[403, 413, 422])
-        .no_fuzz(CONSOLE_FORM),
-    Route::new(Get, "/app/deals/{id}", "consoleDeal", "A deal with its history")
-        .tag(CONSOLE)
-        .content(HTML)
-        .success(&[200, 303])
-        .no_fuzz("its 404 is an HTML page for a person, not the JSON envelope"),
-    Route::new(Post, "/app/deals/{id}/move", "consoleMoveDeal", "Move a deal to a later stage (admin)")
-        .body_as(FORM, schema::<BTreeMap<String, String>>)
-        .tag(CONSOLE)
-        .success(&[303])
-        .errors(&[403, 409])
-        .no_fuzz(CONSOLE_FORM),
-    Route::new(Get, "/app/approvals", "consoleApprovals", "The inbox of pending approvals")
-        .tag(CONSOLE)
-        .content(HTML)
-        .success(&[200, 303]),
-    Route::new(Post, "/app/approvals", "consoleDecide", "Approve or reject one approval or a selection (admin)")
-        .body_as(FORM, schema::<BTreeMap<String, String>>)
-        .tag(CONSOLE)
-        .content(HTML)
-        .success(&[303])
-        .errors(&[403, 409])
-        .no_fuzz(CONSOLE_FORM),
-    Route::new(
-        Get,
-        "/app/audit",
-        "consoleAudit",
-        "The audit log, newest first, filtered by action, actor or target (admin)",
-    )
-    .tag(CONSOLE)
-    .content(HTML)
-    .success(&[200, 303])
-    .errors(&[400, 403]),
-    Route::new(Get, "/app/chat", "consoleChat", "The signed-in person's Brain thread and message box")
-        .tag(CONSOLE)
-        .content(HTML)
-        .success(&[200, 303]),
-    Route::new(Post, "/app/chat", "consoleSendChat", "Send a message to the Brain (answered on the thread)")
-        .body_as(FORM, schema::<BTreeMap<String, String>>)
-        .tag(CONSOLE)
-        .content(HTML)
-        .success(&[303])
-        .errors(&[400, 403, 413, 503])
-        .no_fuzz(CONSOLE_FORM),
-    Route::new(Get, "/app/chat/clear", "consoleConfirmClearChat", "Asks before clearing the chat history")
-        .tag(CONSOLE)
-        .content(HTML)
-        .success(&[200, 303]),
-    Route::new(Post, "/app/chat/clear", "consoleClearChat", "Clear the signed-in person's chat history")
-        .body_as(FORM, schema::<BTreeMap<String, String>>)
-        .tag(CONSOLE)
-        .success(&[303])
-        .errors(&[403])
-        .no_fuzz(CONSOLE_FORM),
-    Route::new(Get, "/app/workers", "consoleWorkers", "The eight workers with their status and current task")
-        .tag(CONSOLE)
-        .content(HTML)
-        .success(&[200, 303]),
-    Route::new(
-        Get,
-        "/app/workers/{id}",
-        "consoleWorker",
-        "A worker: status, memory health, live workflows, start forms",
-    )
-    .tag(CONSOLE)
-    .content(HTML)
-    .success(&[200, 303])
-    .no_fuzz("its 404 is an HTML page for a person, not the JSON envelope"),
-    Route::new(Post, "/app/workers/{id}/start", "consoleStartWorkflow", "Start a workflow on the worker (admin)")
-        .body_as(FORM, schema::<BTreeMap<String, String>>)
-        .tag(CONSOLE)
-        .content(HTML)
-        .success(&[303])
-        .errors(&[400, 403, 404, 409, 422])
-        .no_fuzz(CONSOLE_FORM),
-    Route::new(Post, "/app/workers/{id}/pause", "consolePauseWorker", "Pause the worker, with a reason (admin)")
-        .body_as(FORM, schema::<BTreeMap<String, String>>)
-        .tag(CONSOLE)
-        .content(HTML)
-        .success(&[303])
-        .errors(&[400, 403, 404])
-        .no_fuzz(CONSOLE_FORM),
-    Route::new(Post, "/app/workers/{id}/resume", "consoleResumeWorker", "Resume the paused worker (admin)")
-        .body_as(FORM, schema::<BTreeMap<String, String>>)
-        .tag(CONSOLE)
-        .content(HTML)
-        .success(&[303])
-        .errors(&[400, 403, 404])
-        .no_fuzz(CONSOLE_FORM),
-    Route::new(Post, "/app/workers/{id}/budget", "consoleSetWorkerBudget", "Set the worker's token budget (admin)")
-        .body_as(FORM, schema::<BTreeMap<String, String>>)
-        .tag(CONSOLE)
-        .content(HTML)
-        .success(&[303])
-        .errors(&[400, 403, 404])
-        .no_fuzz(CONSOLE_FORM),
-    Route::new(
-        Post,
-        "/app/workers/{id}/cancel",
-        "consoleCancelWorkflows",
-        "Cancel one live workflow of the worker (`workflow`), or all of them, with a reason (admin)",
-    )
-    .body_as(FORM, schema::<BTreeMap<String, String>>)
-    .tag(CONSOLE)
-    .content(HTML)
-    .success(&[303])
-    .errors(&[400, 403, 404, 409])
-    .no_fuzz(CONSOLE_FORM),
-    Route::new(Get, "/app/metrics", "consoleMetrics", "The four metric views as charts")
-        .tag(CONSOLE)
-        .content(HTML)
-        .success(&[200, 303]),
-    Route::new(Get, "/app/memory", "consoleMemory", "The memory tree by scope, with word search (`q`, `scope`)")
-        .tag(CONSOLE)
-        .content(HTML)
-        .success(&[200, 303])
-        .no_fuzz("a query without a word is a 400 HTML page for a person, not the JSON envelope"),
-    Route::new(Get, "/app/memory/entry", "consoleMemoryEntry", "One memory entry (`scope`, `key`) with its versions")
-        .tag(CONSOLE)
-        .content(HTML)
-        .success(&[200, 303])
-        .no_fuzz("its 400 and 404 are HTML pages for a person, not the JSON envelope"),
-    Route::new(Post, "/app/memory/entry", "consoleEditMemory", "Save an entry at the version read (admin)")
-        .body_as(FORM, schema::<BTreeMap<String, String>>)
-        .tag(CONSOLE)
-        .content(HTML)
-        .success(&[303])
-        .errors(&[400, 403, 404, 409, 413])
-        .no_fuzz(CONSOLE_FORM),
-    Route::new(Get, "/app/companies", "consoleCompanies", "Search the company directory by name, ticker or domain")
-        .tag(CONSOLE)
-        .content(HTML)
-        .success(&[200, 303]),
-    Route::new(Get, "/app/companies/{slug}", "consoleCompany", "A company's card with its receipts")
-        .tag(CONSOLE)
-        .content(HTML)
-        .success(&[200, 303])
-        .no_fuzz("its 404 is an HTML page for a person, not the JSON envelope"),
-    Route::new(Post, "/app/companies/{slug}/deal", "consoleAddToPipeline", "Create a deal for the company (admin)")
-        .body_as(FORM, schema::<BTreeMap<String, String>>)
-        .tag(CONSOLE)
-        .content(HTML)
-        .success(&[303])
-        .errors(&[403, 404, 409, 422])
-        .no_fuzz(CONSOLE_FORM),
-    Route::new(Get, "/app/assets/console.css", "consoleStylesheet", "The console's stylesheet")
-        .tag(CONSOLE)
-        .content(Content::File("text/css; charset=utf-8", None)),
-    Route::new(Get, "/app/assets/console.js", "consoleScript", "The console's script")
-        .tag(CONSOLE)
-        .content(Content::File("text/javascript; charset=utf-8", None)),
+/// Every route: the pages, then the console's (`console_routes`), then the API's and the files'.
+pub static ROUTES: LazyLock<Vec<&'static Route>> =
+    LazyLock::new(|| PAGES.iter().chain(CONSOLE_ROUTES).chain(API).collect());
+
+/// Pages and documents.
+static PAGES: &[Route] = &[
+    Route::new(Get, "/", "home", "The home page: what this appliance is and where to look")
+        .tag(PAGES_TAG)
+        .content(HTML),
+    Route::new(Get, "/status", "statusPage", "The server-rendered status dashboard").tag(PAGES_TAG).content(HTML),
+];
+
+/// The API, the keyless files and the MCP face.
+static API: &[Route] = &[
     Route::new(Get, "/api/openapi.json", "openapi", "This OpenAPI 3.1 document").tag(OPS).content(OBJECT),
     Route::new(Get, "/metrics", "prometheusMetrics", "Prometheus metrics (text exposition format)")
         .tag(OPS)

@@ -107,18 +107,22 @@ impl Inner {
         loop {
             let Ok(_permit) = Arc::clone(&self.executors).acquire_owned().await else { return };
             let grace = std::time::Duration::from_secs(self.settings.shutdown_grace_secs);
-            let deadline = async {
-                self.shutdown.cancelled().await;
-                tokio::time::sleep(grace).await;
+            let advance = self.advance(&id);
+            tokio::pin!(advance);
+            // On shutdown the step in flight keeps running, for the grace period at most.
+            let advanced = tokio::select! {
+                result = &mut advance => Some(result),
+                () = self.shutdown.cancelled() => tokio::time::timeout(grace, &mut advance).await.ok(),
             };
-            tokio::select! {
-                () = deadline => {
+            match advanced {
+                None => {
                     tracing::warn!(workflow = %id, grace_secs = grace.as_secs(), "shutdown: the step in flight did not finish within the grace period; it runs again after the restart");
                     return;
                 }
-                result = self.advance(&id) => if let Err(e) = result {
+                Some(Err(e)) => {
                     tracing::error!(workflow = %id, error = %e, "could not advance a workflow; it stays where it was");
-                },
+                }
+                Some(Ok(())) => {}
             }
             if self.shutdown.is_cancelled() {
                 return;
