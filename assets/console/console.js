@@ -111,10 +111,11 @@ const changes = [
   "workflow.started", "workflow.step", "workflow.waiting", "workflow.completed", "workflow.failed",
 ];
 
-// A form is being filled in, or a disclosure opened to fill one (a workflow's "Cancel…").
+// A form is being filled in, or a disclosure is open in a live region (a workflow's "Cancel…"):
+// replacing the region would close it under the person.
 function busy() {
+  if (document.querySelector(live.map((selector) => `${selector} details[open]`).join(", "))) return true;
   const active = document.activeElement;
-  if (active && active.closest("details[open]")) return true;
   return active && active.closest("form") && !active.closest("form.toolbar");
 }
 
@@ -136,10 +137,11 @@ function listen() {
   if (!live.some((selector) => document.querySelector(selector))) return;
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
   const socket = new WebSocket(`${scheme}//${location.host}/ws`);
-  // Connected (or connected again): catch up on whatever changed since the page was rendered.
-  socket.addEventListener("open", () => {
+  // Connected (or connected again): catch up on whatever changed since the page was rendered,
+  // then say so (a page marked connected shows what the server had when the socket opened).
+  socket.addEventListener("open", async () => {
+    try { await refresh(); } catch { /* the next event refreshes */ }
     document.body.dataset.live = "connected";
-    refresh();
   });
   socket.addEventListener("message", (event) => {
     let message;

@@ -252,8 +252,10 @@ async fn console_workers_an_admin_pauses_resumes_and_cancels_in_chromium() {
     let writer = list["budgets"].as_array().into_iter().flatten().find(|b| b["worker"] == "content-writer").cloned();
     assert_eq!(writer.map(|b| b["dailyTokens"].clone()), Some(serde_json::json!(40000)), "{list}");
 
-    // The draft is cancelled from its row, with a reason.
+    // The draft is cancelled from its row, with a reason (once the page has caught up, so the
+    // click lands on the row that stays).
     let row = format!("#worker-workflows [data-workflow='{draft}']");
+    page.until("document.body.dataset.live === 'connected'", "the /ws connection").await;
     page.click(&format!("{row} summary")).await;
     page.until(&format!("!!document.querySelector(\"{row} details[open]\")"), "the cancel form open").await;
     page.type_into(&format!("#cancel-{draft}"), "the account churned").await;
