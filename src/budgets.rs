@@ -3,8 +3,9 @@
 //! (`POST /api/controls/budgets`, audited), shown with what was spent (`GET
 //! /api/controls/budgets`). The spend is the store's per-day counters, added to with every
 //! model call. The Brain checks its user's budget, and the workspace's, before every model call
-//! and refuses with 429 when one is spent — failing closed: when the spend cannot be read, the
-//! call does not run.
+//! and refuses with 429 when one is spent; a workflow reads its worker's, and the workspace's,
+//! before every model-calling step (`standing`; `workflows::budget_gate` decides what it does).
+//! Both fail closed: when the spend cannot be read, the call does not run.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -162,17 +163,13 @@ fn limits_of(
     (limits, set)
 }
 
-/// Where `spend` stands against `limits`.
+/// Where `spend` stands against `limits`: `ok`, `near` or `spent`.
 fn state(limits: Limits, spend: &Spend, soft_percent: u8) -> &'static str {
-    let pairs = [(limits.daily_tokens, spend.today.tokens), (limits.monthly_tokens, spend.month.tokens)];
-    if pairs.iter().any(|(limit, used)| limit.is_some_and(|l| *used >= l)) {
-        return "spent";
+    match worst(&[(limits, *spend, String::new())], soft_percent, 0).map(|s| s.state) {
+        None => "ok",
+        Some(BudgetState::Near) => "near",
+        Some(BudgetState::Spent) => "spent",
     }
-    let near = |l: u64, used: u64| u128::from(used) * 100 >= u128::from(l) * u128::from(soft_percent);
-    if pairs.iter().any(|(limit, used)| limit.is_some_and(|l| near(l, *used))) {
-        return "near";
-    }
-    "ok"
 }
 
 fn usd(micros: u64) -> f64 {
@@ -194,7 +191,17 @@ fn until_period_ends(now_ms: i64, month: bool) -> u64 {
     u64::try_from((end - now).num_seconds()).unwrap_or(60).max(1)
 }
 
-/// Every budget — the Brain's, the workspace's, each worker's — with its spend.
+/// The ids of the workspace's workers.
+async fn worker_ids(store: &Store) -> Result<Vec<String>, StoreError> {
+    Ok(store.workers().await?.into_iter().map(|w| w.id).collect())
+}
+
+/// Every budget — the workspace's, the Brain's, each worker's — with its spend.
+pub async fn list_all(store: &Store, settings: &BudgetSettings) -> Result<BudgetList, BudgetError> {
+    list(store, settings, &worker_ids(store).await?).await
+}
+
+/// The workspace's and the Brain's budgets, and those of `workers`, with their spend.
 pub async fn list(store: &Store, settings: &BudgetSettings, workers: &[String]) -> Result<BudgetList, BudgetError> {
     let now = store.now_ms();
     let mut budgets = Vec::new();
@@ -228,13 +235,9 @@ pub async fn list(store: &Store, settings: &BudgetSettings, workers: &[String]) 
     Ok(BudgetList { budgets, soft_percent: settings.soft_percent })
 }
 
-/// Sets one budget (admin): `workers` are the known worker ids.
-pub async fn set(
-    store: &Store,
-    admin: AdminProof<'_>,
-    workers: &[String],
-    request: SetBudget,
-) -> Result<(), BudgetError> {
+/// Sets one budget (admin); a worker's names a worker of the workspace.
+pub async fn set(store: &Store, admin: AdminProof<'_>, request: SetBudget) -> Result<(), BudgetError> {
+    let workers = worker_ids(store).await?;
     match (request.scope, request.worker.as_deref()) {
         (BudgetScope::Worker, Some(w)) if !workers.iter().any(|k| k == w) => {
             return Err(BudgetError::NotFound(format!("no worker {w}")));
@@ -263,6 +266,51 @@ pub async fn set(
     Ok(())
 }
 
+/// How far a budget is spent, when it matters: past its soft share, or at its limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BudgetState {
+    Near,
+    Spent,
+}
+
+/// Where the budgets a model call is held to stand, when one of them is near or spent: the
+/// worst of them, in words (`the worker content-writer's budget for today is spent (1200 of
+/// 1000 tokens); it renews at 00:00 UTC`). Workflows read it before each model-calling step
+/// (`workflows::budget_gate`); the temporal engine records it in history.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Standing {
+    pub state: BudgetState,
+    pub message: String,
+    /// Seconds until the period of the budget named ends.
+    pub renews_in_secs: u64,
+}
+
+/// The worst standing among `checks` (limits, what was spent against them, whose budget): a
+/// spent budget first, else one past `soft_percent`; `None` when all are clear.
+fn worst(checks: &[(Limits, Spend, String)], soft_percent: u8, now_ms: i64) -> Option<Standing> {
+    let mut near = None;
+    for (limits, spend, whose) in checks {
+        let periods = [
+            (limits.daily_tokens, spend.today.tokens, "today", "at 00:00 UTC", false),
+            (limits.monthly_tokens, spend.month.tokens, "this month", "on the 1st (UTC)", true),
+        ];
+        for (limit, used, period, renews, month) in periods {
+            let Some(limit) = limit else { continue };
+            let renews_in_secs = until_period_ends(now_ms, month);
+            if used >= limit {
+                let message = format!("{whose} for {period} is spent ({used} of {limit} tokens); it renews {renews}");
+                return Some(Standing { state: BudgetState::Spent, message, renews_in_secs });
+            }
+            if near.is_none() && u128::from(used) * 100 >= u128::from(limit) * u128::from(soft_percent) {
+                let message = format!("{whose} for {period} is past {soft_percent} % ({used} of {limit} tokens)");
+                near = Some(Standing { state: BudgetState::Near, message, renews_in_secs });
+            }
+        }
+    }
+    near
+}
+
 /// Refuses a Brain call for user `sub` when their budget or the workspace's is spent.
 pub async fn check_brain(store: &Store, settings: &BudgetSettings, sub: &str) -> Result<(), BudgetError> {
     let now = store.now_ms();
@@ -270,24 +318,48 @@ pub async fn check_brain(store: &Store, settings: &BudgetSettings, sub: &str) ->
     let (mine, _) = limits_of(&admin_set, settings, BudgetScope::Brain, None);
     let (all, _) = limits_of(&admin_set, settings, BudgetScope::Workspace, None);
     let checks = [
-        (mine, store.spend(&format!("user:{sub}"), now).await?, "your Brain budget"),
-        (all, store.spend(WORKSPACE_SPENDER, now).await?, "the workspace's model budget"),
+        (mine, store.spend(&format!("user:{sub}"), now).await?, "your Brain budget".to_owned()),
+        (all, store.spend(WORKSPACE_SPENDER, now).await?, "the workspace's model budget".to_owned()),
     ];
-    for (limits, spend, whose) in checks {
-        let periods = [
-            (limits.daily_tokens, spend.today.tokens, "today", "at 00:00 UTC", false),
-            (limits.monthly_tokens, spend.month.tokens, "this month", "on the 1st (UTC)", true),
-        ];
-        for (limit, used, period, renews, month) in periods {
-            if let Some(limit) = limit.filter(|l| used >= *l) {
-                return Err(BudgetError::Spent {
-                    message: format!("{whose} for {period} is spent ({used} of {limit} tokens); it renews {renews}"),
-                    retry_after: until_period_ends(now, month),
-                });
-            }
+    match worst(&checks, settings.soft_percent, now) {
+        Some(Standing { state: BudgetState::Spent, message, renews_in_secs }) => {
+            Err(BudgetError::Spent { message, retry_after: renews_in_secs })
         }
+        _ => Ok(()),
     }
-    Ok(())
+}
+
+/// The limits admins set that hold `worker`'s model calls — its own and the workspace's — in
+/// words (`worker/sdr: 1000 a day, none a month`, or `…: the configured default`): what a
+/// `budget` approval is bound to (`workflows::binding`).
+pub async fn set_limits(store: &Store, worker: &str) -> Result<Vec<String>, StoreError> {
+    let set = store.budgets().await?;
+    let show = |n: Option<u64>| n.map_or_else(|| "none".to_owned(), |n| n.to_string());
+    let keys = [key(BudgetScope::Worker, Some(worker)), key(BudgetScope::Workspace, None)];
+    Ok(keys
+        .into_iter()
+        .map(|k| match set.iter().find(|(key, _)| *key == k) {
+            Some((_, r)) => format!("{k}: {} a day, {} a month", show(r.daily_tokens), show(r.monthly_tokens)),
+            None => format!("{k}: the configured default"),
+        })
+        .collect())
+}
+
+/// Where the budgets of `worker`'s next model call stand: its own and the workspace's. A store
+/// that cannot be read is an error (the caller does not make the call: budgets fail closed).
+pub async fn standing(store: &Store, settings: &BudgetSettings, worker: &str) -> Result<Option<Standing>, StoreError> {
+    let now = store.now_ms();
+    let admin_set = store.budgets().await?;
+    let (own, _) = limits_of(&admin_set, settings, BudgetScope::Worker, Some(worker));
+    let (all, _) = limits_of(&admin_set, settings, BudgetScope::Workspace, None);
+    if own == Limits::default() && all == Limits::default() {
+        return Ok(None);
+    }
+    let checks = [
+        (own, store.spend(worker, now).await?, format!("the worker {worker}'s budget")),
+        (all, store.spend(WORKSPACE_SPENDER, now).await?, "the workspace's model budget".to_owned()),
+    ];
+    Ok(worst(&checks, settings.soft_percent, now))
 }
 
 #[cfg(test)]
@@ -304,6 +376,33 @@ mod tests {
         assert_eq!(state(limits, &spend(800), 80), "near");
         assert_eq!(state(limits, &spend(1000), 80), "spent");
         assert_eq!(state(Limits::default(), &spend(10_000_000), 80), "ok", "no limit");
+    }
+
+    #[test]
+    fn the_worst_standing_is_a_spent_budget_then_one_past_its_soft_share() {
+        let spend = |today, month| Spend {
+            today: SpendRecord { tokens: today, ..Default::default() },
+            month: SpendRecord { tokens: month, ..Default::default() },
+        };
+        let own = Limits { daily_tokens: Some(1000), monthly_tokens: Some(10_000) };
+        let all = Limits { daily_tokens: Some(5000), monthly_tokens: None };
+        let now = 1_795_820_400_000;
+        let at = |mine: Spend, theirs: Spend| {
+            let checks = [(own, mine, "mine".to_owned()), (all, theirs, "all".to_owned())];
+            worst(&checks, 80, now)
+        };
+        assert_eq!(at(spend(799, 799), spend(799, 799)), None);
+        let near = at(spend(800, 800), spend(900, 900)).expect("near");
+        assert_eq!(
+            (near.state, near.message.as_str()),
+            (BudgetState::Near, "mine for today is past 80 % (800 of 1000 tokens)")
+        );
+        let spent = at(spend(800, 800), spend(5000, 5000)).expect("spent");
+        assert_eq!(spent.state, BudgetState::Spent, "a spent budget wins over a near one: {spent:?}");
+        assert_eq!(spent.message, "all for today is spent (5000 of 5000 tokens); it renews at 00:00 UTC");
+        assert_eq!(spent.renews_in_secs, 3600);
+        let month = at(spend(10, 10_000), spend(0, 0)).expect("spent this month");
+        assert_eq!((month.state, month.renews_in_secs), (BudgetState::Spent, 3 * 86_400 + 3600));
     }
 
     #[test]

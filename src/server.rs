@@ -145,7 +145,7 @@ where
             }
             res
         } else if Mcp::owns(path) {
-            mcp_route::respond(&self.mcp, req).await
+            mcp_route::respond(&self.mcp, req, client).await
         } else if assets::owns(path) {
             assets::respond(self.state.assets(), req.method(), path, req.headers())
                 .map(|b| b.map_err(|never| match never {}).boxed())

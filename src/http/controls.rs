@@ -97,9 +97,7 @@ pub fn budget_routes(state: AppState) -> impl Filter<Extract = (impl Reply,), Er
         .and_then(move |_| {
             let state = s.clone();
             async move {
-                let workers = worker_ids(&state).await?;
-                let budgets = &state.config().budgets;
-                let list = budgets::list(state.store(), budgets, &workers).await.map_err(ApiError::from)?;
+                let list = budgets::list_all(state.store(), &state.config().budgets).await.map_err(ApiError::from)?;
                 Ok::<_, Rejection>(warp::reply::json(&list))
             }
         });
@@ -112,17 +110,10 @@ pub fn budget_routes(state: AppState) -> impl Filter<Extract = (impl Reply,), Er
             let state = s.clone();
             async move {
                 let admin = caller.require_admin().map_err(ApiError::from)?;
-                let workers = worker_ids(&state).await?;
-                budgets::set(state.store(), admin, &workers, request).await.map_err(ApiError::from)?;
-                let budgets = &state.config().budgets;
-                let list = budgets::list(state.store(), budgets, &workers).await.map_err(ApiError::from)?;
+                budgets::set(state.store(), admin, request).await.map_err(ApiError::from)?;
+                let list = budgets::list_all(state.store(), &state.config().budgets).await.map_err(ApiError::from)?;
                 Ok::<_, Rejection>(warp::reply::json(&list))
             }
         });
     list.or(set)
-}
-
-async fn worker_ids(state: &AppState) -> Result<Vec<String>, Rejection> {
-    let workers = state.store().workers().await.map_err(ApiError::from)?;
-    Ok(workers.into_iter().map(|w| w.id).collect())
 }

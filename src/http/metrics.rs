@@ -8,7 +8,7 @@ use warp::{Filter, Rejection, Reply};
 use super::error::ApiError;
 use super::session::require;
 use crate::domain::Role;
-use crate::metrics::{ConsumptionView, Latest, PipelineView, TokenView, View, WorkersView};
+use crate::metrics::{ConsumptionView, Latest, PipelineView, TokenView, TokensReply, View, WorkersView};
 use crate::state::AppState;
 use crate::store::Store;
 use crate::{jobs, metrics};
@@ -17,15 +17,6 @@ use crate::{jobs, metrics};
 #[derive(serde::Serialize, schemars::JsonSchema)]
 pub(crate) struct JobsReply {
     jobs: Vec<jobs::JobStatus>,
-}
-
-/// `GET /api/metrics/tokens`: the rollup, and the budgets with what was spent against them (read
-/// when asked, not rolled up: a budget is checked against the spend of now).
-#[derive(serde::Serialize, schemars::JsonSchema)]
-pub(crate) struct TokensReply {
-    #[serde(flatten)]
-    latest: Latest<TokenView>,
-    budgets: Vec<crate::budgets::BudgetView>,
 }
 
 async fn latest_view(state: &AppState, view: &str) -> Result<Response, ApiError> {
@@ -37,8 +28,7 @@ async fn latest_view(state: &AppState, view: &str) -> Result<Response, ApiError>
         PipelineView::NAME => reply(metrics::latest::<PipelineView>(store).await?),
         TokenView::NAME => {
             let latest = metrics::latest::<TokenView>(store).await?;
-            let workers: Vec<String> = store.workers().await?.into_iter().map(|w| w.id).collect();
-            let budgets = crate::budgets::list(store, &state.config().budgets, &workers).await?.budgets;
+            let budgets = crate::budgets::list_all(store, &state.config().budgets).await?.budgets;
             warp::reply::json(&TokensReply { latest, budgets }).into_response()
         }
         ConsumptionView::NAME => reply(metrics::latest::<ConsumptionView>(store).await?),

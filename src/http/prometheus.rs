@@ -57,11 +57,7 @@ async fn scrape(state: &AppState, headers: &HeaderMap) -> warp::reply::Response 
             Err(e) => tracing::warn!(error = %e, "could not count workflows for a scrape"),
         }
     }
-    let workers = state.store().workers().await.map(|w| w.into_iter().map(|w| w.id).collect::<Vec<_>>());
-    let budgets = match workers {
-        Ok(workers) => crate::budgets::list(state.store(), &state.config().budgets, &workers).await.ok(),
-        Err(_) => None,
-    };
+    let budgets = crate::budgets::list_all(state.store(), &state.config().budgets).await.ok();
     for b in budgets.map(|l| l.budgets).unwrap_or_default() {
         let (scope, worker) = (b.scope.as_str(), b.worker.as_deref().unwrap_or_default());
         crate::prometheus::set_budget(scope, worker, "day", b.daily_tokens, b.spent_today);

@@ -126,8 +126,9 @@ fn split_origin(origin: &str) -> Option<(&str, &str, String)> {
     (!host.is_empty()).then_some((scheme, host, port))
 }
 
-/// Verifies the bearer credential: a `gtms_` API key, or a workspace JWT.
-pub async fn authenticate(state: &AppState, token: Option<&str>) -> Result<Caller, Refusal> {
+/// Verifies the bearer credential: a `gtms_` API key, or a workspace JWT (the caller then known
+/// to come through MCP from `client`, what the audit log records as `from`).
+pub async fn authenticate(state: &AppState, token: Option<&str>, client: std::net::IpAddr) -> Result<Caller, Refusal> {
     let unauthorized =
         || Refusal::Unauthorized("send Authorization: Bearer with a gtms_ API key or a workspace token".into());
     let token = token.ok_or_else(unauthorized)?;
@@ -141,7 +142,7 @@ pub async fn authenticate(state: &AppState, token: Option<&str>) -> Result<Calle
     state
         .sessions()
         .authenticate(token)
-        .map(|p| Caller::Workspace(p.via(crate::auth::Channel::Mcp, None)))
+        .map(|p| Caller::Workspace(p.via(crate::auth::Channel::Mcp, Some(client))))
         .map_err(|_| unauthorized())
 }
 
@@ -164,6 +165,7 @@ pub async fn admit(
     headers: &HeaderMap,
     uri: &Uri,
     token: Option<&str>,
+    client: std::net::IpAddr,
 ) -> Result<CallContext, Refusal> {
     if !gate.host_allowed(headers, uri) {
         return Err(Refusal::Forbidden("this Host is not allowed to reach /mcp (see mcp_allowed_hosts)".into()));
@@ -171,7 +173,7 @@ pub async fn admit(
     if !gate.origin_allowed(headers) {
         return Err(Refusal::Forbidden("requests from this Origin are not allowed (see mcp_allowed_origins)".into()));
     }
-    let caller = authenticate(state, token).await?;
+    let caller = authenticate(state, token, client).await?;
     let selection = match requested_toolsets(headers, uri) {
         None => Selection::default_for(&caller),
         Some(raw) => Selection::parse(&raw, &caller).map_err(|e| match e {

@@ -117,8 +117,14 @@ impl Mcp {
     }
 
     /// Host, Origin, credential and toolset checks for one `/mcp` request.
-    pub async fn admit(&self, headers: &HeaderMap, uri: &Uri, token: Option<&str>) -> Result<CallContext, Refusal> {
-        access::admit(&self.state, &self.gate, headers, uri, token).await
+    pub async fn admit(
+        &self,
+        headers: &HeaderMap,
+        uri: &Uri,
+        token: Option<&str>,
+        client: std::net::IpAddr,
+    ) -> Result<CallContext, Refusal> {
+        access::admit(&self.state, &self.gate, headers, uri, token, client).await
     }
 
     /// Hands an admitted request to the rmcp transport.

@@ -40,6 +40,16 @@ pub struct Latest<V> {
     pub computed_at: String,
 }
 
+/// `GET /api/metrics/tokens` and the `metrics_tokens` tool: the latest tokens rollup, and every
+/// budget with what was spent against it (read when asked, not rolled up: a budget is held to
+/// the spend of now).
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub struct TokensReply {
+    #[serde(flatten)]
+    pub latest: Latest<TokenView>,
+    pub budgets: Vec<crate::budgets::BudgetView>,
+}
+
 fn money(cents: i64) -> f64 {
     cents as f64 / 100.0
 }

@@ -17,7 +17,7 @@ use crate::mcp::{Mcp, Refusal};
 /// rmcp's plain-text refusals are short; anything longer is cut before it is quoted.
 const REFUSAL_TEXT_MAX: usize = 512;
 
-pub async fn respond(mcp: &Mcp, req: Request<RequestBody>) -> HttpResponse {
+pub async fn respond(mcp: &Mcp, req: Request<RequestBody>, client: std::net::IpAddr) -> HttpResponse {
     let path = req.uri().path();
     let readable = matches!(*req.method(), Method::GET | Method::HEAD);
     if path == "/mcp/guide" {
@@ -42,7 +42,7 @@ pub async fn respond(mcp: &Mcp, req: Request<RequestBody>) -> HttpResponse {
         return boxed(ApiError::NotFound(crate::http::error::NO_SUCH_ROUTE.into()).to_response());
     }
     let token = req.headers().get("authorization").and_then(|v| v.to_str().ok()).and_then(|v| bearer_token(v).ok());
-    match mcp.admit(req.headers(), req.uri(), token).await {
+    match mcp.admit(req.headers(), req.uri(), token, client).await {
         Ok(admitted) => enveloped(mcp.serve(req, admitted).await).await,
         Err(refusal) => {
             let unauthorized = matches!(refusal, Refusal::Unauthorized(_));

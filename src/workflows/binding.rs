@@ -1,7 +1,8 @@
 //! Approvals bound to the action they approve (issue 28; DESIGN.md "Agent controls"). When a
 //! gate opens, the appliance records a SHA-256 of what the approval is for — the workflow, its
 //! parameters, the gate and every step output it acts on — together with what it acts on in the
-//! workspace: the account and the stage of each of its deals (`Basis`). At decision time the
+//! workspace: the account and the stage of each of its deals, and for a `budget` gate the limits
+//! admins set on the worker and the workspace (`Basis`). At decision time the
 //! workflow service computes it again: when it differs, the decision is refused (409, saying what
 //! changed and both hashes) and the request is raised afresh with what holds now, so what is
 //! approved is what will happen. Requests opened before this existed have no binding and are
@@ -27,6 +28,10 @@ pub struct Basis {
     pub account: Option<String>,
     /// The deals of the account's name, by id, with their stage.
     pub deals: Vec<DealStage>,
+    /// For a `budget` gate: the limits admins set on the worker and the workspace
+    /// (`budgets::set_limits`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub budgets: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -91,6 +96,9 @@ pub async fn bind(store: &Store, record: &WorkflowRecord) -> Result<Option<Bindi
             .collect();
         deals.sort_by(|a, b| a.id.cmp(&b.id));
         basis.deals = deals;
+    }
+    if approval.step == super::budget_gate::BUDGET_STEP {
+        basis.budgets = crate::budgets::set_limits(store, &record.worker).await?;
     }
     let steps: Vec<_> =
         record.steps.iter().filter(|s| s.status == StepStatus::Completed).map(|s| json!([s.name, s.output])).collect();
@@ -182,6 +190,9 @@ pub fn what_changed(was: &Basis, now: &Basis) -> String {
     for deal in now.deals.iter().filter(|d| !was.deals.iter().any(|w| w.id == d.id)) {
         changes.push(format!("deal {} ({}) was added", deal.id, deal.stage.as_str()));
     }
+    if was.budgets != now.budgets {
+        changes.push(format!("the budget was {}, now {}", was.budgets.join("; "), now.budgets.join("; ")));
+    }
     if changes.is_empty() {
         return "what the approval acts on changed".into();
     }
@@ -201,10 +212,12 @@ mod tests {
         let was = Basis {
             account: Some("a-1 (Acme)".into()),
             deals: vec![deal("d-1", Stage::Negotiation), deal("d-2", Stage::Prospecting)],
+            budgets: Vec::new(),
         };
         let now = Basis {
             account: Some("a-1 (not in the workspace)".into()),
             deals: vec![deal("d-1", Stage::ClosedLost), deal("d-3", Stage::Qualification)],
+            budgets: Vec::new(),
         };
         assert_eq!(
             what_changed(&was, &now),
@@ -212,5 +225,11 @@ mod tests {
              closed-lost; deal d-2 was removed; deal d-3 (qualification) was added"
         );
         assert_eq!(what_changed(&was, &was), "what the approval acts on changed");
+        let raised = Basis { budgets: vec!["worker/sdr: 2000 a day, none a month".into()], ..was.clone() };
+        let set = Basis { budgets: vec!["worker/sdr: 1000 a day, none a month".into()], ..was };
+        assert_eq!(
+            what_changed(&set, &raised),
+            "the budget was worker/sdr: 1000 a day, none a month, now worker/sdr: 2000 a day, none a month"
+        );
     }
 }

@@ -8,6 +8,7 @@
 pub mod activities;
 mod announce;
 pub mod binding;
+pub mod budget_gate;
 pub mod catalog;
 pub mod controls;
 pub mod definitions;
@@ -84,6 +85,7 @@ pub async fn start_engine(
         compute: compute_activities(llm, directory)?,
         store: store.clone(),
         notifications: notifications.clone(),
+        budgets: config.budgets,
     };
     let engine: Arc<dyn Engine> = match config.mode {
         Mode::Demo => Arc::new(

@@ -55,6 +55,12 @@ impl ActivityKind {
             | DraftContent | ClassifyTicket | DraftReply | Plan | Synthesize => Queue::Compute,
         }
     }
+
+    /// Whether it calls a language model (and so is held to the worker's budget).
+    pub fn calls_model(self) -> bool {
+        use ActivityKind::*;
+        matches!(self, ScoreLead | DraftPlan | DraftContent | ClassifyTicket | DraftReply | Plan | Synthesize)
+    }
 }
 
 /// One activity call: its kind and its JSON input.

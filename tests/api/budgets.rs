@@ -75,6 +75,11 @@ async fn a_spent_brain_budget_refuses_the_next_chat_with_429_until_it_is_raised(
     let tokens = app.get_json(&viewer, "/api/metrics/tokens").await;
     assert_eq!(budget(&tokens, "brain")["state"], "spent", "the tokens view has the budgets: {tokens}");
     assert!(tokens["computedAt"].is_string() && tokens["byWorker"].is_array(), "and still the rollup: {tokens}");
+    let metrics_mcp = crate::mcp::RawSession::open_at(&app.base, "/mcp?toolsets=metrics", &viewer).await;
+    let tool = metrics_mcp.call(1, "metrics_tokens", json!({})).await;
+    let tool = &tool["result"]["structuredContent"];
+    assert_eq!(budget(tool, "brain")["state"], "spent", "so has the metrics_tokens tool: {tool}");
+    assert!(tool["computedAt"].is_string(), "{tool}");
 
     let metrics = app.authed(Method::GET, "/metrics", &admin).send().await.expect("scrape").text().await.expect("text");
     assert!(metrics.contains("gtms_budget_limit_tokens{scope=\"brain\",worker=\"\",period=\"day\"} 50"), "{metrics}");
@@ -104,6 +109,7 @@ async fn a_spent_brain_budget_refuses_the_next_chat_with_429_until_it_is_raised(
     let audit = app.get_json(&admin, "/api/audit?action=budget.set").await;
     assert_eq!(audit["entries"].as_array().map(Vec::len), Some(3), "{audit}");
     assert_eq!(audit["entries"][0]["target"], "worker/sdr", "{audit}");
+    assert_eq!(audit["entries"][0]["from"], "mcp 127.0.0.1", "MCP records the client's address: {audit}");
     assert_eq!(audit["entries"][2]["detail"]["dailyTokens"], "50", "{audit}");
     app.stop().await;
 }

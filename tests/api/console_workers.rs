@@ -234,6 +234,8 @@ async fn console_workers_an_admin_pauses_resumes_and_cancels_in_chromium() {
     assert!(notice.as_str().is_some_and(|t| t.contains("brand review")), "{notice}");
     let worker = app.get_json(&admin, "/api/workers/content-writer").await;
     assert_eq!(worker["paused"], true, "{worker}");
+    let audit = app.get_json(&admin, "/api/audit?action=pause").await;
+    assert_eq!(audit["entries"][0]["from"], "console 127.0.0.1", "the console records the client's address: {audit}");
 
     page.click("#resume-worker button[type=submit]").await;
     page.until("!!document.querySelector('#pause-worker') && !document.querySelector('#worker-paused')", "resumed")

@@ -10,127 +10,9 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::helpers::{Binary, admin_token, eventually, eventually_or, gtms};
+use crate::appliance::{Appliance, connected, connected_if_temporal, status_is, step, temporal_env};
+use crate::helpers::{eventually, gtms};
 use crate::temporal_cluster::TemporalCluster;
-
-/// A running appliance and an admin token.
-struct Appliance {
-    server: Binary,
-    token: String,
-    http: reqwest::Client,
-    dir: tempfile::TempDir,
-    env: Vec<(String, String)>,
-}
-
-/// Settings both engines run the suite with: a 1 s SLA for urgent tickets, onboarding
-/// approvals that expire after 1 s, fast retries.
-const SUITE_ENV: &[(&str, &str)] = &[
-    ("GTMS_SLA_URGENT_SECS", "1"),
-    ("GTMS_APPROVAL_EXPIRY_CLIENT_ONBOARDING_SECS", "1"),
-    ("GTMS_WORKFLOW_RETRY_BASE_MS", "50"),
-    ("GTMS_API_RATE_LIMIT", "100000"),
-];
-
-impl Appliance {
-    async fn start(env: &[(String, String)]) -> Appliance {
-        let dir = tempfile::tempdir().expect("dir");
-        let server = Self::serve(&dir, env);
-        let token = admin_token(&server.base, &dir.path().join("gtms.redb")).await;
-        Appliance { server, token, http: reqwest::Client::new(), dir, env: env.to_vec() }
-    }
-
-    fn serve(dir: &tempfile::TempDir, env: &[(String, String)]) -> Binary {
-        let mut all: Vec<(&str, &str)> = SUITE_ENV.to_vec();
-        all.extend(env.iter().map(|(k, v)| (k.as_str(), v.as_str())));
-        Binary::serve_with_env(&dir.path().join("gtms.redb"), &[], &all)
-    }
-
-    /// Kills the server (SIGKILL) and starts it again on the same data file; the token stays
-    /// good (the signing secret is in the file).
-    async fn restart(self) -> Appliance {
-        let Appliance { server, token, http, dir, env } = self;
-        server.kill_9();
-        let server = Self::serve(&dir, &env);
-        Appliance { server, token, http, dir, env }
-    }
-
-    async fn call(&self, method: reqwest::Method, path: &str, body: Option<Value>) -> (u16, Value) {
-        let mut request = self.http.request(method, format!("{}{path}", self.server.base)).bearer_auth(&self.token);
-        if let Some(body) = body {
-            request = request.json(&body);
-        }
-        let res = request.send().await.expect("request");
-        let status = res.status().as_u16();
-        (status, res.json().await.unwrap_or(Value::Null))
-    }
-
-    async fn get(&self, path: &str) -> Value {
-        let (status, body) = self.call(reqwest::Method::GET, path, None).await;
-        assert_eq!(status, 200, "GET {path}: {body}");
-        body
-    }
-
-    async fn start_workflow(&self, worker: &str, kind: &str, params: Value) -> String {
-        let body = json!({"workflowType": kind, "params": params});
-        let (status, reply) =
-            self.call(reqwest::Method::POST, &format!("/api/workers/{worker}/start"), Some(body)).await;
-        assert_eq!(status, 202, "{reply}");
-        reply["workflowId"].as_str().expect("id").to_owned()
-    }
-
-    /// Starts an email draft for account acct-004 on the content writer.
-    async fn start_draft(&self) -> String {
-        self.start_workflow(
-            "content-writer",
-            "content-generation",
-            json!({"contentType": "email", "accountId": "acct-004"}),
-        )
-        .await
-    }
-
-    async fn decide(&self, id: &str, decision: &str) -> (u16, Value) {
-        let body = json!({"decision": decision, "comment": "checked by the suite"});
-        self.call(reqwest::Method::POST, &format!("/api/coordinator/approvals/{id}"), Some(body)).await
-    }
-
-    /// Polls the workflow until `done` holds for it; on a timeout, says what was last seen (the
-    /// appliance's and the cluster's logs follow when they are dropped).
-    async fn wait_for(&self, id: &str, what: &str, done: impl Fn(&Value) -> bool) -> Value {
-        let path = format!("/api/coordinator/workflows/{id}");
-        let last = std::sync::Mutex::new(Value::Null);
-        let failure = || {
-            let seen = last.lock().map(|v| v.to_string()).unwrap_or_default();
-            format!("{id}: {what} did not happen within the deadline; last seen {seen}")
-        };
-        eventually_or(failure, || async {
-            let (status, w) = self.call(reqwest::Method::GET, &path, None).await;
-            if status == 200 && done(&w) {
-                return Some(w);
-            }
-            if let Ok(mut seen) = last.lock() {
-                *seen = json!({"status": status, "body": w});
-            }
-            None
-        })
-        .await
-    }
-
-    /// Stops the server (SIGTERM) and reads the team-chat notifications it queued.
-    async fn stop_and_read_outbox(self) -> Vec<gtms::store::OutboxRecord> {
-        let (code, log) = self.server.terminate();
-        assert_eq!(code, Some(0), "{log}");
-        let store = gtms::store::Store::open(&self.dir.path().join("gtms.redb")).expect("the data file opens");
-        store.outbox().await.expect("outbox")
-    }
-
-    async fn health(&self) -> Value {
-        self.http.get(format!("{}/api/health", self.server.base)).send().await.expect("health").json().await.expect("j")
-    }
-}
-
-fn status_is(status: &'static str) -> impl Fn(&Value) -> bool {
-    move |w| w["status"] == status
-}
 
 /// The suite: every kind of step (activities on both queues, an approval gate, an SLA timer
 /// that lapses, approvals that expire, child workflows), the views, and the decision errors.
@@ -392,18 +274,6 @@ async fn controls(app: Appliance) -> Appliance {
     app
 }
 
-/// The step of a workflow's view named `name` (null when it has none).
-fn step(workflow: &Value, name: &str) -> Value {
-    workflow["steps"].as_array().into_iter().flatten().find(|s| s["name"] == name).cloned().unwrap_or_default()
-}
-
-/// After a restart, the temporal engine is ready once it connected again.
-async fn connected_if_temporal(app: &Appliance) {
-    if app.env.iter().any(|(k, v)| k == "GTMS_MODE" && v == "temporal") {
-        connected(app).await;
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_demo_engine_passes_the_suite() {
     let app = Appliance::start(&[]).await;
@@ -451,16 +321,6 @@ fn expiry_notices(outbox: Vec<gtms::store::OutboxRecord>) {
     assert_eq!(told("approval.expiring", "content-generation-"), 0, "decided long before 80 % of 72 h: {events:?}");
 }
 
-fn temporal_env(cluster: &TemporalCluster) -> Vec<(String, String)> {
-    let mut env = cluster.gtms_env();
-    env.push(("GTMS_MODE".into(), "temporal".into()));
-    env
-}
-
-async fn connected(app: &Appliance) {
-    eventually("temporal connected", || async { (app.health().await["temporal"] == "connected").then_some(()) }).await;
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_temporal_engine_passes_the_suite_over_mutual_tls() {
     let cluster = TemporalCluster::start();
@@ -487,7 +347,10 @@ async fn the_temporal_engine_passes_the_suite_over_mutual_tls() {
     .await;
     assert!(listed.len() >= ids.len());
     let app = controls(app).await;
-    expiry_notices(app.stop_and_read_outbox().await);
+    let (app, failed) = crate::engine_budgets::scenario(app).await;
+    let outbox = app.stop_and_read_outbox().await;
+    crate::engine_budgets::failure_told(&outbox, &failed);
+    expiry_notices(outbox);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

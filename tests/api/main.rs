@@ -1,6 +1,7 @@
 //! End-to-end tests: the real app (or the real binary) on a random loopback port, spoken to
 //! over HTTP. One module per feature area.
 
+mod appliance;
 mod audit;
 mod auth;
 mod backup;
@@ -23,6 +24,7 @@ mod crash_rounds;
 mod deals;
 mod deals_write;
 mod demo_team;
+mod engine_budgets;
 mod engines;
 mod enrich;
 mod envelope;

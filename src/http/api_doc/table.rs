@@ -50,7 +50,7 @@ pub const EXPOSITION: &str = "text/plain; version=0.0.4; charset=utf-8";
 fn metric_view(g: &mut SchemaGenerator) -> Schema {
     let views = [
         g.subschema_for::<Latest<PipelineView>>(),
-        g.subschema_for::<crate::http::metrics::TokensReply>(),
+        g.subschema_for::<crate::metrics::TokensReply>(),
         g.subschema_for::<Latest<ConsumptionView>>(),
         g.subschema_for::<Latest<WorkersView>>(),
     ];

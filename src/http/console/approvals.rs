@@ -8,7 +8,7 @@ use warp::Filter;
 use warp::http::{HeaderMap, StatusCode};
 
 use super::layout::page;
-use super::{Answer, Page, form_pairs, form_post, get_page, query_of, signed_in, writer};
+use super::{Answer, Page, Posted, form_pairs, form_post, get_page, query_of, signed_in, writer};
 use crate::auth::Principal;
 use crate::domain::Decision;
 use crate::domain::paging::MAX_PAGE;
@@ -85,21 +85,21 @@ pub fn routes(state: AppState) -> [Page; 2] {
     let decide = warp::path!("app" / "approvals")
         .and(warp::post())
         .and(form_post())
-        .then(move |headers: HeaderMap, body: String| {
+        .then(move |posted: Posted| {
             let state = state.clone();
-            async move { decide(&state, &headers, &body).await.unwrap_or_else(|answer| answer) }
+            async move { decide(&state, &posted).await.unwrap_or_else(|answer| answer) }
         })
         .boxed();
     [inbox, decide]
 }
 
-async fn decide(state: &AppState, headers: &HeaderMap, body: &str) -> Result<Answer, Answer> {
-    let who = writer(state, headers, "/app/approvals")?;
+async fn decide(state: &AppState, posted: &Posted) -> Result<Answer, Answer> {
+    let who = writer(state, posted, "/app/approvals")?;
     let admin = who.require_admin().map_err(|e| {
         Answer::refused(Some(&who), StatusCode::FORBIDDEN, &format!("{e}: viewers can look, not decide"))
     })?;
     let workflows = state.workflows().map_err(|e| Answer::error(Some(&who), &ApiError::from(e)))?;
-    let asked = match asked(&form_pairs(body)?) {
+    let asked = match asked(&form_pairs(&posted.body)?) {
         Ok(asked) => asked,
         Err(problem) => {
             return Ok(render(state, &who, Some(Notice::Problem(problem.to_owned())), StatusCode::BAD_REQUEST).await);
@@ -205,6 +205,7 @@ fn item(a: &PendingApproval, admin: bool, now_ms: i64) -> Markup {
                         @if let Some(account) = &b.basis.account { "account " (account) }
                         @if b.basis.deals.is_empty() { " · no deal" }
                         @for d in &b.basis.deals { " · deal " (d.id) " (" (d.stage.as_str()) ")" }
+                        @for limit in &b.basis.budgets { " · budget " (limit) }
                         @if b.refreshed > 0 { " · requested again after a change" }
                     }
                 }

@@ -11,7 +11,7 @@ use warp::http::{HeaderMap, StatusCode};
 
 use super::layout::page;
 use super::markdown;
-use super::{Answer, Page, form_fields, form_post, get_page, pending, query_of, signed_in, writer};
+use super::{Answer, Page, Posted, form_fields, form_post, get_page, pending, query_of, signed_in, writer};
 use crate::auth::Principal;
 use crate::brain::chat::{self, BrainError, ChatMessage, MAX_MESSAGE_BYTES};
 use crate::http::error::ApiError;
@@ -53,9 +53,9 @@ pub fn routes(state: AppState) -> Vec<Page> {
     let send = warp::path!("app" / "chat")
         .and(warp::post())
         .and(form_post())
-        .then(move |headers: HeaderMap, body: String| {
+        .then(move |posted: Posted| {
             let state = s.clone();
-            async move { send(&state, &headers, &body).await.unwrap_or_else(|answer| answer) }
+            async move { send(&state, &posted).await.unwrap_or_else(|answer| answer) }
         })
         .boxed();
     let s = state.clone();
@@ -74,10 +74,10 @@ pub fn routes(state: AppState) -> Vec<Page> {
     let clear = warp::path!("app" / "chat" / "clear")
         .and(warp::post())
         .and(form_post())
-        .then(move |headers: HeaderMap, _body: String| {
+        .then(move |posted: Posted| {
             let state = state.clone();
             async move {
-                let who = match writer(&state, &headers, "/app/chat") {
+                let who = match writer(&state, &posted, "/app/chat") {
                     Ok(who) => who,
                     Err(answer) => return answer,
                 };
@@ -91,9 +91,9 @@ pub fn routes(state: AppState) -> Vec<Page> {
     vec![thread, send, confirm, clear]
 }
 
-async fn send(state: &AppState, headers: &HeaderMap, body: &str) -> Result<Answer, Answer> {
-    let who = writer(state, headers, "/app/chat")?;
-    let message = form_fields(body)?.remove("message").unwrap_or_default();
+async fn send(state: &AppState, posted: &Posted) -> Result<Answer, Answer> {
+    let who = writer(state, posted, "/app/chat")?;
+    let message = form_fields(&posted.body)?.remove("message").unwrap_or_default();
     let workspace = state.brain_workspace(&message).await;
     let reply =
         chat::chat(state.store(), state.llm(), state.directory(), &who, &message, &workspace, &state.config().budgets)

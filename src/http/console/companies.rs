@@ -14,7 +14,7 @@ use warp::Filter;
 use warp::http::{HeaderMap, StatusCode};
 
 use super::layout::page;
-use super::{Answer, Page, admin_of, form_fields, form_post, get_page, pending, query_of, signed_in, writer};
+use super::{Answer, Page, Posted, admin_of, form_fields, form_post, get_page, pending, query_of, signed_in, writer};
 use crate::auth::Principal;
 use crate::companies::card::Card;
 use crate::companies::directory::Directory;
@@ -56,9 +56,9 @@ pub fn routes(state: AppState) -> Vec<Page> {
     let add = warp::path!("app" / "companies" / String / "deal")
         .and(warp::post())
         .and(form_post())
-        .then(move |slug: String, headers: HeaderMap, body: String| {
+        .then(move |slug: String, posted: Posted| {
             let state = state.clone();
-            async move { add_to_pipeline(&state, &slug, &headers, &body).await.unwrap_or_else(|answer| answer) }
+            async move { add_to_pipeline(&state, &slug, &posted).await.unwrap_or_else(|answer| answer) }
         })
         .boxed();
     vec![search, card, add]
@@ -112,12 +112,12 @@ async fn card_page(state: &AppState, who: &Principal, card: &Card, form: DealFor
     Answer::Page(status, page(&card.legal_name, Some(who), pending(state).await, "/app/companies", main))
 }
 
-async fn add_to_pipeline(state: &AppState, slug: &str, headers: &HeaderMap, body: &str) -> Result<Answer, Answer> {
+async fn add_to_pipeline(state: &AppState, slug: &str, posted: &Posted) -> Result<Answer, Answer> {
     let back = format!("/app/companies/{slug}");
-    let who = writer(state, headers, &back)?;
+    let who = writer(state, posted, &back)?;
     let admin = admin_of(&who)?;
     let card = card_of(state, &who, slug)?;
-    let values = form_fields(body)?;
+    let values = form_fields(&posted.body)?;
     let cell = |name: &str| values.get(name).map_or("", String::as_str);
     let (status, problems, message) = match DealDraft::from_cells(cell) {
         Err(problems) => (StatusCode::UNPROCESSABLE_ENTITY, problems, None),

@@ -10,7 +10,7 @@ use warp::Filter;
 use warp::http::{HeaderMap, StatusCode};
 
 use super::layout::{field_error, page};
-use super::{Answer, Page, admin_of, form_fields, form_post, get_page, pending, safe_next, signed_in, writer};
+use super::{Answer, Page, Posted, admin_of, form_fields, form_post, get_page, pending, safe_next, signed_in, writer};
 use crate::auth::Principal;
 use crate::deals::{
     self, DealDetail, DealDraft, DealError, DealFilter, DealSummary, DealUpdate, ImportReport, RowError,
@@ -102,18 +102,18 @@ pub fn routes(state: AppState) -> [Page; 5] {
     let create = warp::path!("app" / "deals")
         .and(warp::post())
         .and(form_post())
-        .then(move |headers: HeaderMap, body: String| {
+        .then(move |posted: Posted| {
             let state = s.clone();
-            async move { create_deal(&state, &headers, &body).await.unwrap_or_else(|answer| answer) }
+            async move { create_deal(&state, &posted).await.unwrap_or_else(|answer| answer) }
         })
         .boxed();
     let s = state.clone();
     let import = warp::path!("app" / "deals" / "import")
         .and(warp::post())
         .and(form_post())
-        .then(move |headers: HeaderMap, body: String| {
+        .then(move |posted: Posted| {
             let state = s.clone();
-            async move { import_deals(&state, &headers, &body).await.unwrap_or_else(|answer| answer) }
+            async move { import_deals(&state, &posted).await.unwrap_or_else(|answer| answer) }
         })
         .boxed();
     let s = state.clone();
@@ -136,18 +136,18 @@ pub fn routes(state: AppState) -> [Page; 5] {
     let move_deal = warp::path!("app" / "deals" / String / "move")
         .and(warp::post())
         .and(form_post())
-        .then(move |id: String, headers: HeaderMap, body: String| {
+        .then(move |id: String, posted: Posted| {
             let state = state.clone();
-            async move { move_deal(&state, &id, &headers, &body).await.unwrap_or_else(|answer| answer) }
+            async move { move_deal(&state, &id, &posted).await.unwrap_or_else(|answer| answer) }
         })
         .boxed();
     [board, create, import, detail, move_deal]
 }
 
-async fn create_deal(state: &AppState, headers: &HeaderMap, body: &str) -> Result<Answer, Answer> {
-    let who = writer(state, headers, "/app/deals")?;
+async fn create_deal(state: &AppState, posted: &Posted) -> Result<Answer, Answer> {
+    let who = writer(state, posted, "/app/deals")?;
     let admin = admin_of(&who)?;
-    let values = form_fields(body)?;
+    let values = form_fields(&posted.body)?;
     let cell = |name: &str| values.get(name).map_or("", String::as_str);
     let (status, problems, message) = match DealDraft::from_cells(cell) {
         Err(problems) => (StatusCode::UNPROCESSABLE_ENTITY, problems, None),
@@ -166,10 +166,10 @@ async fn create_deal(state: &AppState, headers: &HeaderMap, body: &str) -> Resul
     Ok(render(state, &who, &View::default(), form, ImportForm::default(), status).await)
 }
 
-async fn import_deals(state: &AppState, headers: &HeaderMap, body: &str) -> Result<Answer, Answer> {
-    let who = writer(state, headers, "/app/deals")?;
+async fn import_deals(state: &AppState, posted: &Posted) -> Result<Answer, Answer> {
+    let who = writer(state, posted, "/app/deals")?;
     let admin = admin_of(&who)?;
-    let fields = form_fields(body)?;
+    let fields = form_fields(&posted.body)?;
     let csv = fields.get("csv").cloned().unwrap_or_default();
     let dry_run = fields.get("dryRun").is_some_and(|v| v == "on" || v == "true");
     let mut form = ImportForm { csv, dry_run, ..ImportForm::default() };
@@ -195,11 +195,11 @@ async fn import_deals(state: &AppState, headers: &HeaderMap, body: &str) -> Resu
     Ok(render(state, &who, &View::default(), DealForm::default(), form, status).await)
 }
 
-async fn move_deal(state: &AppState, id: &str, headers: &HeaderMap, body: &str) -> Result<Answer, Answer> {
+async fn move_deal(state: &AppState, id: &str, posted: &Posted) -> Result<Answer, Answer> {
     let back = format!("/app/deals/{id}");
-    let who = writer(state, headers, &back)?;
+    let who = writer(state, posted, &back)?;
     let admin = admin_of(&who)?;
-    let fields = form_fields(body)?;
+    let fields = form_fields(&posted.body)?;
     let to = fields.get("back").and_then(|b| safe_next(b)).unwrap_or(&back).to_owned();
     let stage = fields
         .get("stage")

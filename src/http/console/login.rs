@@ -5,7 +5,7 @@ use maud::{Markup, html};
 use warp::Filter;
 use warp::http::{HeaderMap, StatusCode};
 
-use super::{Answer, Page, form_fields, form_post, get_page, layout, query_of, safe_next};
+use super::{Answer, Page, Posted, form_fields, form_post, get_page, layout, query_of, safe_next};
 use crate::auth::AuthError;
 use crate::auth::sessions::SESSION_SECS;
 use crate::http::error::ApiError;
@@ -49,9 +49,9 @@ pub fn routes(state: AppState) -> [Page; 3] {
     let submit = warp::path!("app" / "login")
         .and(warp::post())
         .and(form_post())
-        .then(move |headers: HeaderMap, body: String| {
+        .then(move |posted: Posted| {
             let state = s.clone();
-            async move { sign_in(&state, &headers, &body).await.unwrap_or_else(|answer| answer) }
+            async move { sign_in(&state, &posted).await.unwrap_or_else(|answer| answer) }
         })
         .boxed();
     let logout = warp::path!("app" / "logout")
@@ -65,10 +65,10 @@ pub fn routes(state: AppState) -> [Page; 3] {
     [show, submit, logout]
 }
 
-async fn sign_in(state: &AppState, headers: &HeaderMap, body: &str) -> Result<Answer, Answer> {
-    let fields = form_fields(body)?;
+async fn sign_in(state: &AppState, posted: &Posted) -> Result<Answer, Answer> {
+    let fields = form_fields(&posted.body)?;
     let next = fields.get("next").and_then(|n| safe_next(n)).unwrap_or("/app/deals").to_owned();
-    if !super::same_origin(headers) {
+    if !super::same_origin(&posted.headers) {
         return Err(Answer::Page(
             StatusCode::FORBIDDEN,
             form(&next, Some("This sign-in form was sent from another site; use this one.")),

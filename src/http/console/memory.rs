@@ -16,7 +16,7 @@ use warp::http::{HeaderMap, StatusCode};
 
 use super::layout::page;
 use super::{
-    Answer, Page, admin_of, form_fields, form_post, get_page, pending, query_of, signed_in, url_encode, writer,
+    Answer, Page, Posted, admin_of, form_fields, form_post, get_page, pending, query_of, signed_in, url_encode, writer,
 };
 use crate::auth::Principal;
 use crate::http::error::ApiError;
@@ -45,9 +45,9 @@ pub fn routes(state: AppState) -> Vec<Page> {
     let edit = warp::path!("app" / "memory" / "entry")
         .and(warp::post())
         .and(form_post())
-        .then(move |headers: HeaderMap, body: String| {
+        .then(move |posted: Posted| {
             let state = state.clone();
-            async move { edit_entry(&state, &headers, &body).await.unwrap_or_else(|answer| answer) }
+            async move { edit_entry(&state, &posted).await.unwrap_or_else(|answer| answer) }
         })
         .boxed();
     vec![tree, entry, edit]
@@ -110,10 +110,10 @@ async fn render_entry(
     Ok(Answer::Page(status, page(&title, Some(who), pending(state).await, "/app/memory", main)))
 }
 
-async fn edit_entry(state: &AppState, headers: &HeaderMap, body: &str) -> Result<Answer, Answer> {
-    let who = writer(state, headers, "/app/memory")?;
+async fn edit_entry(state: &AppState, posted: &Posted) -> Result<Answer, Answer> {
+    let who = writer(state, posted, "/app/memory")?;
     let admin = admin_of(&who)?;
-    let fields = form_fields(body)?;
+    let fields = form_fields(&posted.body)?;
     let field = |name: &str| fields.get(name).map_or("", String::as_str);
     let (scope, key) = (field("scope").to_owned(), field("key").to_owned());
     // A browser sends a textarea's line breaks as CRLF; the value keeps the LF it was shown with.

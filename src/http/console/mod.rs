@@ -118,9 +118,9 @@ fn signed_in(state: &AppState, headers: &HeaderMap, path: &str) -> Result<Princi
 
 /// The signed-in person who may write: signed in, and the form came from this appliance.
 /// (The role is the service's to check, as for the API.)
-fn writer(state: &AppState, headers: &HeaderMap, back: &str) -> Result<Principal, Answer> {
-    let who = signed_in(state, headers, back)?;
-    if !same_origin(headers) {
+fn writer(state: &AppState, posted: &Posted, back: &str) -> Result<Principal, Answer> {
+    let who = signed_in(state, &posted.headers, back)?.via(crate::auth::Channel::Console, posted.client);
+    if !same_origin(&posted.headers) {
         return Err(Answer::refused(
             Some(&who),
             StatusCode::FORBIDDEN,
@@ -185,10 +185,22 @@ fn get_page() -> BoxedFilter<(HeaderMap, String)> {
         .boxed()
 }
 
-/// A form post's headers and body (`application/x-www-form-urlencoded`, at most `FORM_BYTES`;
-/// the method filter is the route's own).
-fn form_post() -> BoxedFilter<(HeaderMap, String)> {
-    warp::header::headers_cloned().and(text_body("application/x-www-form-urlencoded", FORM_BYTES)).boxed()
+/// A form post: its headers, its body (`application/x-www-form-urlencoded`, at most
+/// `FORM_BYTES`) and the client's address (behind a trusted proxy, the one it forwards), which
+/// the audit log records as `from`.
+pub(super) struct Posted {
+    pub headers: HeaderMap,
+    pub body: String,
+    pub client: Option<std::net::IpAddr>,
+}
+
+/// A form post (the method filter is the route's own).
+fn form_post() -> BoxedFilter<(Posted,)> {
+    warp::header::headers_cloned()
+        .and(text_body("application/x-www-form-urlencoded", FORM_BYTES))
+        .and(crate::http::filters::client_ip())
+        .map(|headers, body, client| Posted { headers, body, client })
+        .boxed()
 }
 
 pub fn routes(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clone {

@@ -141,11 +141,6 @@ impl McpTool for WorkflowsCancel {
     }
 }
 
-async fn worker_ids(ctx: &ToolContext) -> Result<Vec<String>, ToolError> {
-    let workers = ctx.state.store().workers().await?;
-    Ok(workers.into_iter().map(|w| w.id).collect())
-}
-
 pub struct BudgetsList;
 impl McpTool for BudgetsList {
     const NAME: &'static str = "budgets_list";
@@ -160,8 +155,7 @@ impl McpTool for BudgetsList {
         json!({})
     }
     async fn run(ctx: &ToolContext, _: NoArgs) -> Result<BudgetList, ToolError> {
-        let workers = worker_ids(ctx).await?;
-        Ok(budgets::list(ctx.state.store(), &ctx.state.config().budgets, &workers).await?)
+        Ok(budgets::list_all(ctx.state.store(), &ctx.state.config().budgets).await?)
     }
 }
 
@@ -180,8 +174,7 @@ impl McpTool for BudgetSet {
         json!({ "scope": "brain", "dailyTokens": 200000 })
     }
     async fn run(ctx: &ToolContext, request: SetBudget) -> Result<BudgetList, ToolError> {
-        let workers = worker_ids(ctx).await?;
-        budgets::set(ctx.state.store(), ctx.admin()?, &workers, request).await?;
-        Ok(budgets::list(ctx.state.store(), &ctx.state.config().budgets, &workers).await?)
+        budgets::set(ctx.state.store(), ctx.admin()?, request).await?;
+        Ok(budgets::list_all(ctx.state.store(), &ctx.state.config().budgets).await?)
     }
 }

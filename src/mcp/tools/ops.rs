@@ -10,7 +10,7 @@ use crate::jobs::{self, JobStatus};
 use crate::mcp::error::ToolError;
 use crate::mcp::registry::ToolContext;
 use crate::mcp::registry::{McpTool, Toolset};
-use crate::metrics::{self, ConsumptionView, Latest, PipelineView, TokenView, WorkersView};
+use crate::metrics::{self, ConsumptionView, Latest, PipelineView, TokenView, TokensReply, WorkersView};
 use crate::state::Health;
 
 macro_rules! metric_tool {
@@ -39,12 +39,26 @@ metric_tool!(
     PipelineView,
     "Pipeline metrics: total, open and weighted value, deal counts by stage, win rate = won / (won + lost)."
 );
-metric_tool!(
-    MetricsTokens,
-    "metrics_tokens",
-    TokenView,
-    "Language-model token use: input and output tokens and USD cost, by worker, by model and by day."
-);
+pub struct MetricsTokens;
+impl McpTool for MetricsTokens {
+    const NAME: &'static str = "metrics_tokens";
+    const TOOLSET: Toolset = Toolset::Metrics;
+    const DESCRIPTION: &'static str = "Language-model token use: input and output tokens and USD cost, by worker, \
+        by model and by day; with every token budget (workspace, Brain, each worker) and what was spent against it \
+        today and this month, as of now.";
+    type Args = NoArgs;
+    /// As `/api/metrics/tokens` returns it: the rollup with `computedAt`, and `budgets`.
+    type Output = TokensReply;
+    fn example() -> Value {
+        json!({})
+    }
+    async fn run(ctx: &ToolContext, _: NoArgs) -> Result<TokensReply, ToolError> {
+        let store = ctx.state.store();
+        let latest = metrics::latest::<TokenView>(store).await?;
+        let budgets = crate::budgets::list_all(store, &ctx.state.config().budgets).await?.budgets;
+        Ok(TokensReply { latest, budgets })
+    }
+}
 metric_tool!(
     MetricsConsumption,
     "metrics_consumption",

@@ -117,6 +117,8 @@ pub struct Activities {
     pub compute: Compute,
     pub store: Store,
     pub notifications: Notifications,
+    /// The budget defaults (`[budgets]`) a workflow's model calls are held to, with what admins set.
+    pub budgets: crate::config::BudgetSettings,
 }
 
 impl Activities {

@@ -12,6 +12,7 @@ use crate::domain::{StepStatus, WorkflowStatus};
 use crate::store::{Wait, WorkflowRecord};
 use crate::workflows::activities::{ActivityError, CallLog, StepCall};
 use crate::workflows::announce;
+use crate::workflows::budget_gate::{self, Verdict};
 use crate::workflows::definitions;
 use crate::workflows::engine::{EngineError, NewWorkflow};
 use crate::workflows::script::{Activity, ChildSpec, Command, History};
@@ -102,7 +103,7 @@ impl Inner {
             None => {}
         }
         match command {
-            Command::Run { step, activity } => self.run_activity(record, step, activity).await,
+            Command::Run { step, activity } => self.run_within_budget(record, step, activity).await,
             Command::Await { step, summary, deadline_secs } => {
                 self.park_at_gate(record, step, summary, deadline_secs).await
             }
@@ -114,6 +115,33 @@ impl Inner {
                 record.error = Some(reason.clone());
                 self.end(record, WorkflowStatus::Failed, None, Some(reason)).await
             }
+        }
+    }
+
+    /// Runs `step` when the budgets allow (`budget_gate`): a model call past a budget's soft
+    /// share asks at the `budget` gate first; one past its limit fails the workflow unrun.
+    async fn run_within_budget(
+        self: &Arc<Self>,
+        mut record: WorkflowRecord,
+        step: &'static str,
+        activity: Activity,
+    ) -> Result<Next, EngineError> {
+        let standing = match activity.kind.calls_model() {
+            true => crate::budgets::standing(&self.store, &self.activities.budgets, &record.worker).await?,
+            false => None,
+        };
+        match budget_gate::verdict(&record, step, activity.kind, standing.as_ref()) {
+            Verdict::Go => self.run_activity(record, step, activity).await,
+            Verdict::Ask(summary) => {
+                let deadline_secs = self.settings.sla.approval_secs(record.kind);
+                self.park_at_gate(record, budget_gate::BUDGET_STEP, summary, deadline_secs).await
+            }
+            Verdict::Fail(reason) => {
+                budget_gate::refuse(&mut record, step, &reason, self.now_ms());
+                tracing::warn!(workflow = %record.id, step, %reason, "a spent budget fails the workflow");
+                self.end(record, WorkflowStatus::Failed, None, Some(reason)).await
+            }
+            Verdict::Stop(result) => self.end(record, WorkflowStatus::Cancelled, Some(result), None).await,
         }
     }
 

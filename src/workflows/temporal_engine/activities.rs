@@ -1,7 +1,8 @@
 //! The Temporal activities: `gtms.appliance-step` (the steps that touch the appliance's redb:
 //! memory, accounts and deals, the outbox) and `gtms.transition` (a local activity: announce a
 //! state change on `/ws`, update the run ledger, record model calls, queue a notification, and
-//! answer the pause that holds the workflow, if any), served on the appliance's task queue;
+//! answer the pause that holds the workflow and where its budgets stand, if either matters),
+//! served on the appliance's task queue;
 //! `gtms.compute-step` (model calls and company data), served on the compute queue by the
 //! appliance and by any `gtms worker` process.
 
@@ -10,8 +11,7 @@ use std::sync::Arc;
 use temporalio_macros::activities;
 use temporalio_sdk::activities::{ActivityContext, ActivityError};
 
-use super::messages::{Event, StepInput, StepOutput, Transition};
-use crate::store::Hold;
+use super::messages::{Boundary, Event, StepInput, StepOutput, Transition};
 use crate::workflows::activities::{Activities, CallLog, Compute, StepCall};
 use crate::workflows::{announce, ledger_row};
 
@@ -55,7 +55,7 @@ impl ApplianceActivities {
         self: Arc<Self>,
         _ctx: ActivityContext,
         t: Transition,
-    ) -> Result<Option<Hold>, ActivityError> {
+    ) -> Result<Option<Boundary>, ActivityError> {
         let acts = &self.activities;
         if let Some(n) = t.notice {
             acts.notifications.queue(n.id, &n.event, n.text, Some(t.record.id.clone())).await?;
@@ -74,11 +74,14 @@ impl ApplianceActivities {
             Event::Decided { decision } => announce::decided(store, w, *decision),
             Event::Ended => announce::ended(store, w),
         }
-        // What holds the workflow at its next boundary, read after the change was announced.
+        // What holds the workflow at its next boundary, read after the change was announced
+        // (and after its model calls were counted).
         if w.status.is_terminal() {
             return Ok(None);
         }
-        Ok(store.hold(&w.worker, w.kind).await?)
+        let hold = store.hold(&w.worker, w.kind).await?;
+        let budget = crate::budgets::standing(store, &acts.budgets, &w.worker).await?;
+        Ok(Boundary::of(hold, budget))
     }
 }
 

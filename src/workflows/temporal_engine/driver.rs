@@ -21,9 +21,11 @@ use temporalio_sdk::{
 use temporalio_workflow::{ChildWorkflowExecutionError, ChildWorkflowStartError, MemoValue};
 
 use super::activities::{ApplianceActivities, ComputeActivities};
-use super::messages::{Event, Notice, RunSettings, StartInput, StepInput, StepOutput, Transition};
+use super::messages::{Boundary, Event, Notice, RunSettings, StartInput, StepInput, StepOutput, Transition};
+use crate::budgets::Standing;
 use crate::domain::{StepStatus, WorkflowStatus, WorkflowType};
 use crate::store::{Hold, ModelCall, Wait, WorkflowRecord};
+use crate::workflows::budget_gate::{self, Verdict};
 use crate::workflows::definitions;
 use crate::workflows::script::{Activity, ChildSpec, Command, History, Queue};
 use crate::workflows::transitions::{self, CancelRequest};
@@ -36,12 +38,14 @@ pub struct Script {
     pub controls: Controls,
 }
 
-/// What the controls asked of a workflow: the pause it last learned it holds for (from the
-/// transition activity, with the pause revision of that reading), the revision of the latest
-/// resume it was told of (the `release` signal), and a cancel request (the `cancel` update).
+/// What the controls asked of a workflow: the pause it last learned it holds for and where its
+/// budgets stood (both from the transition activity, the pause with the revision of that
+/// reading), the revision of the latest resume it was told of (the `release` signal), and a
+/// cancel request (the `cancel` update).
 #[derive(Debug, Clone, Default)]
 pub struct Controls {
     pub hold: Option<Hold>,
+    pub budget: Option<Standing>,
     pub released: u64,
     pub cancel: Option<CancelRequest>,
 }
@@ -120,8 +124,8 @@ pub async fn drive<W: Scripted>(ctx: &mut WorkflowContext<W>) -> WorkflowResult<
         }
         match command {
             Command::Run { step, activity } => {
-                if let Err(reason) = run_step(ctx, &settings, step, activity).await? {
-                    return end(ctx, WorkflowStatus::Failed, None, Some(reason)).await;
+                if let Some(done) = run_within_budget(ctx, &settings, step, activity).await? {
+                    return Ok(done);
                 }
             }
             Command::Await { step, summary, deadline_secs } => {
@@ -167,6 +171,37 @@ async fn cancelled<W: Scripted>(ctx: &WorkflowContext<W>, request: CancelRequest
     ctx.upsert_memo([("status", Some(MemoValue::new(done.status.as_str().to_owned())))])?;
     announce(ctx, Event::Ended, None, Vec::new()).await?;
     Ok(done)
+}
+
+/// Runs `step` when the budgets allow (`budget_gate`): a model call past a budget's soft share
+/// asks at the `budget` gate first; one past its limit fails the workflow unrun. `Some` when
+/// the workflow ended (a failure ends it with the termination as the error).
+async fn run_within_budget<W: Scripted>(
+    ctx: &WorkflowContext<W>,
+    settings: &RunSettings,
+    step: &str,
+    activity: Activity,
+) -> WorkflowResult<Option<WorkflowRecord>> {
+    let verdict = ctx.state(|w| {
+        let script = w.script();
+        budget_gate::verdict(&script.record, step, activity.kind, script.controls.budget.as_ref())
+    });
+    match verdict {
+        Verdict::Go => match run_step(ctx, settings, step, activity).await? {
+            Ok(()) => Ok(None),
+            Err(reason) => end(ctx, WorkflowStatus::Failed, None, Some(reason)).await.map(Some),
+        },
+        Verdict::Ask(summary) => {
+            let deadline_secs = settings.sla.approval_secs(W::KIND);
+            gate(ctx, settings, budget_gate::BUDGET_STEP, summary, deadline_secs).await.map(|()| None)
+        }
+        Verdict::Fail(reason) => {
+            let at = now(ctx);
+            edit(ctx, |r| budget_gate::refuse(r, step, &reason, at));
+            end(ctx, WorkflowStatus::Failed, None, Some(reason)).await.map(Some)
+        }
+        Verdict::Stop(result) => end(ctx, WorkflowStatus::Cancelled, Some(result), None).await.map(Some),
+    }
 }
 
 /// Runs the activity of `step`; `Err(reason)` when it failed after every retry.
@@ -388,9 +423,9 @@ async fn end<W: Scripted>(
     }
 }
 
-/// Runs the `gtms.transition` local activity for the current record, and keeps the pause it
-/// answers (none when nothing holds the workflow; recorded in history, so a replay reads the
-/// same — histories from before pauses recorded `null`, none).
+/// Runs the `gtms.transition` local activity for the current record, and keeps the pause and
+/// the budgets' standing it answers (recorded in history, so a replay reads the same —
+/// histories from before pauses recorded `null`, from before budgets a hold alone).
 async fn announce<W: Scripted>(
     ctx: &WorkflowContext<W>,
     event: Event,
@@ -399,7 +434,12 @@ async fn announce<W: Scripted>(
 ) -> WorkflowResult<()> {
     let transition = Transition { record: record(ctx), event, notice, calls };
     let options = LocalActivityOptions::builder().start_to_close_timeout(Duration::from_secs(30)).build();
-    let hold = ctx.execute_local_activity(ApplianceActivities::transition, transition, options).await?;
-    ctx.state_mut(|w| w.script_mut().controls.hold = hold);
+    let answer = ctx.execute_local_activity(ApplianceActivities::transition, transition, options).await?;
+    let Boundary { hold, budget } = answer.unwrap_or_default();
+    ctx.state_mut(|w| {
+        let controls = &mut w.script_mut().controls;
+        controls.hold = hold;
+        controls.budget = budget;
+    });
     Ok(())
 }

@@ -8,9 +8,9 @@
 use maud::{Markup, html};
 use warp::Filter;
 use warp::filters::BoxedFilter;
-use warp::http::{HeaderMap, StatusCode};
+use warp::http::StatusCode;
 
-use super::super::{Answer, Page, form_fields, form_post, writer};
+use super::super::{Answer, Page, Posted, form_fields, form_post, writer};
 use crate::budgets::{BudgetScope, BudgetView, SetBudget};
 use crate::http::error::ApiError;
 use crate::state::AppState;
@@ -50,27 +50,21 @@ pub(super) fn routes(state: AppState) -> Vec<Page> {
 /// A control's route: its `POST` path, then the form.
 fn route(state: AppState, path: BoxedFilter<(String,)>, control: Control) -> Page {
     path.and(form_post())
-        .then(move |id: String, headers: HeaderMap, body: String| {
+        .then(move |id: String, posted: Posted| {
             let state = state.clone();
-            async move { carry_out(&state, control, &id, &headers, &body).await.unwrap_or_else(|answer| answer) }
+            async move { carry_out(&state, control, &id, &posted).await.unwrap_or_else(|answer| answer) }
         })
         .boxed()
 }
 
-async fn carry_out(
-    state: &AppState,
-    control: Control,
-    id: &str,
-    headers: &HeaderMap,
-    body: &str,
-) -> Result<Answer, Answer> {
+async fn carry_out(state: &AppState, control: Control, id: &str, posted: &Posted) -> Result<Answer, Answer> {
     let back = format!("/app/workers/{id}");
-    let who = writer(state, headers, &back)?;
+    let who = writer(state, posted, &back)?;
     let admin = who.require_admin().map_err(|e| {
         Answer::refused(Some(&who), StatusCode::FORBIDDEN, &format!("{e}: viewers can look, not pause or cancel"))
     })?;
     let workflows = state.workflows().map_err(|e| Answer::error(Some(&who), &ApiError::from(e)))?;
-    let fields = form_fields(body)?;
+    let fields = form_fields(&posted.body)?;
     let reason = fields.get("reason").cloned().unwrap_or_default();
     let refused = |e: crate::workflows::WorkflowError| Answer::error(Some(&who), &ApiError::from(e));
     let notice = match control {
@@ -92,11 +86,7 @@ async fn carry_out(
                 daily_tokens: tokens(&fields, "dailyTokens").map_err(bad)?,
                 monthly_tokens: tokens(&fields, "monthlyTokens").map_err(bad)?,
             };
-            let workers: Vec<String> = match state.store().workers().await {
-                Ok(workers) => workers.into_iter().map(|w| w.id).collect(),
-                Err(e) => return Err(Answer::error(Some(&who), &ApiError::from(e))),
-            };
-            let set = crate::budgets::set(state.store(), admin, &workers, request).await;
+            let set = crate::budgets::set(state.store(), admin, request).await;
             set.map_err(|e| Answer::error(Some(&who), &ApiError::from(e)))?;
             "budget=1".to_owned()
         }

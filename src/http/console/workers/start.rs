@@ -10,10 +10,10 @@ use std::collections::BTreeMap;
 use maud::{Markup, html};
 use serde_json::{Map, Value};
 use warp::Filter;
-use warp::http::{HeaderMap, StatusCode};
+use warp::http::StatusCode;
 
 use super::super::layout::field_error;
-use super::super::{Answer, Page, form_fields, form_post, writer};
+use super::super::{Answer, Page, Posted, form_fields, form_post, writer};
 use super::render;
 use crate::domain::WorkflowType;
 use crate::http::error::ApiError;
@@ -45,9 +45,9 @@ pub(super) fn route(state: AppState) -> Page {
     warp::path!("app" / "workers" / String / "start")
         .and(warp::post())
         .and(form_post())
-        .then(move |id: String, headers: HeaderMap, body: String| {
+        .then(move |id: String, posted: Posted| {
             let state = state.clone();
-            async move { start(&state, &id, &headers, &body).await.unwrap_or_else(|answer| answer) }
+            async move { start(&state, &id, &posted).await.unwrap_or_else(|answer| answer) }
         })
         .boxed()
 }
@@ -68,14 +68,14 @@ fn field_problem(message: &str) -> Option<(String, String)> {
     Some((field.to_owned(), problem.to_owned()))
 }
 
-async fn start(state: &AppState, id: &str, headers: &HeaderMap, body: &str) -> Result<Answer, Answer> {
+async fn start(state: &AppState, id: &str, posted: &Posted) -> Result<Answer, Answer> {
     let back = format!("/app/workers/{id}");
-    let who = writer(state, headers, &back)?;
+    let who = writer(state, posted, &back)?;
     let admin = who.require_admin().map_err(|e| {
         Answer::refused(Some(&who), StatusCode::FORBIDDEN, &format!("{e}: viewers can look, not start workflows"))
     })?;
     let workflows = state.workflows().map_err(|e| Answer::error(Some(&who), &ApiError::from(e)))?;
-    let fields = form_fields(body)?;
+    let fields = form_fields(&posted.body)?;
     let kind = fields.get("type").and_then(|t| WorkflowType::parse(t)).filter(|k| !k.is_internal());
     let Some(kind) = kind else {
         return Err(Answer::refused(Some(&who), StatusCode::BAD_REQUEST, "Choose a workflow type this worker runs."));
