@@ -117,8 +117,10 @@ fn answer(state: &AppState, key_tenant: Tenant, query: &EnrichQuery) -> Result<R
     let now = state.clock().utc();
     let asked =
         enrich::EnrichQuery { domain: domain.as_ref(), ticker: ticker.as_ref(), max_age_days: query.max_age_days };
-    let reply = enrich::enrich(state.directory(), asked, Some(key_tenant), now)?;
-    Ok(warp::reply::json(&reply).into_response())
+    let body = enrich::enrich_json(state.directory(), asked, Some(key_tenant), now)?;
+    let mut res = Response::new(body.into());
+    res.headers_mut().insert(warp::http::header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    Ok(res)
 }
 
 #[cfg(test)]

@@ -27,6 +27,8 @@ struct LazyCard {
     /// The data's newest filing date, as of which the best signal is ranked.
     as_of: Arc<str>,
     parsed: OnceLock<Option<Parsed>>,
+    /// Text made once from the card and its best signal (`Company::memo`).
+    memo: OnceLock<Option<Box<str>>>,
 }
 
 #[derive(Debug, Clone)]
@@ -45,6 +47,19 @@ impl Company {
     /// ranked once with the card so enrichment does no ranking per request.
     pub fn best(&self) -> Option<(usize, f64)> {
         self.parsed().and_then(|p| p.best)
+    }
+
+    /// Text made once from the card and its best signal by `make` (its index in `why_now` and
+    /// its score), kept for every later call: the part of the enrichment answer that no request
+    /// changes (`enrich::enrich_json`). `None` when the company has no best signal or `make` made
+    /// nothing.
+    pub fn memo(&self, make: impl FnOnce(&Card, usize, f64) -> Option<String>) -> Option<&str> {
+        let made = || {
+            let parsed = self.parsed()?;
+            let (index, score) = parsed.best?;
+            make(&parsed.card, index, score).map(String::into_boxed_str)
+        };
+        self.card.memo.get_or_init(made).as_deref()
     }
 
     fn parsed(&self) -> Option<&Parsed> {
