@@ -21,7 +21,8 @@ use crate::limits::FixedWindow;
 use crate::state::AppState;
 
 /// The protocol revisions served: 2025-06-18 and newer ones that keep the `initialize` handshake.
-const PROTOCOL_VERSIONS: [ProtocolVersion; 2] = [ProtocolVersion::V_2025_06_18, ProtocolVersion::V_2025_11_25];
+pub(super) const PROTOCOL_VERSIONS: [ProtocolVersion; 2] =
+    [ProtocolVersion::V_2025_06_18, ProtocolVersion::V_2025_11_25];
 
 const INSTRUCTIONS: &str = "Receipted facts about US public companies from SEC EDGAR filings. Every statement, \
 executive and subsidiary comes with a receipt: the verbatim sentence, the EDGAR address of the filing, its form, \
@@ -57,29 +58,37 @@ impl GtmsMcp {
         }
         Ok(cc)
     }
+}
 
-    async fn run(&self, cc: CallContext, request: CallToolRequestParams) -> Result<CallToolResult, McpError> {
-        let Some(tool) = self.shared.registry.get(&request.name).filter(|t| t.admitted_by(&cc.selection)) else {
+impl Shared {
+    /// Runs one `tools/call` for `cc` (a session's handler, or `fast` for a plain call): the
+    /// tool must be in the caller's selection; the per-credential limit; the call, counted.
+    pub(super) async fn run(
+        &self,
+        cc: CallContext,
+        request: CallToolRequestParams,
+    ) -> Result<CallToolResult, McpError> {
+        let Some(tool) = self.registry.get(&request.name).filter(|t| t.admitted_by(&cc.selection)) else {
             return Err(McpError::invalid_params(
                 format!("unknown tool {:?}; tools/list shows the tools of this connection's toolsets", request.name),
                 None,
             ));
         };
-        let now = self.shared.state.clock().now();
-        let decision = self.shared.limiter.check(&cc.caller.id(), now);
+        let now = self.state.clock().now();
+        let decision = self.limiter.check(&cc.caller.id(), now);
         if !decision.allowed {
             let limited = ToolError::RateLimited { limit: decision.limit, retry_after: decision.retry_after(now) };
             crate::prometheus::tool_call(&request.name, "rate_limited");
             return Ok(limited.into_result());
         }
         if let Caller::ApiKey { id, .. } = &cc.caller {
-            self.shared.state.api_keys().record_use(id, now as i64);
+            self.state.api_keys().record_use(id, now as i64);
         }
         let ctx = ToolContext {
-            state: self.shared.state.clone(),
+            state: self.state.clone(),
             caller: cc.caller,
             selection: cc.selection,
-            registry: Arc::clone(&self.shared.registry),
+            registry: Arc::clone(&self.registry),
         };
         let (result, outcome) = match tool.call(&ctx, request.arguments.unwrap_or_default()).await {
             Ok(value) => (CallToolResult::structured(value), "ok"),
@@ -129,6 +138,6 @@ impl ServerHandler for GtmsMcp {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         let cc = self.call_context(&context)?;
-        self.run(cc, request).await.map(CallToolResponse::from)
+        self.shared.run(cc, request).await.map(CallToolResponse::from)
     }
 }

@@ -7,6 +7,7 @@
 mod access;
 mod context;
 mod error;
+mod fast;
 mod guide;
 mod handler;
 mod registry;
@@ -19,7 +20,9 @@ use std::sync::Arc;
 
 use bytes::Bytes;
 use http::{HeaderMap, Request, Response, Uri};
+use http_body_util::BodyExt;
 use http_body_util::combinators::BoxBody;
+use rmcp::transport::streamable_http_server::session::SessionManager;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio_util::sync::CancellationToken;
@@ -45,6 +48,10 @@ pub struct Mcp {
     gate: Gate,
     registry: Arc<Registry>,
     service: StreamableHttpService<GtmsMcp, LocalSessionManager>,
+    /// What the sessions share, for the tool calls `fast` answers itself.
+    shared: Arc<Shared>,
+    sessions: Arc<LocalSessionManager>,
+    owners: fast::Owners,
     guide: Bytes,
     scheme: &'static str,
     bound: SocketAddr,
@@ -66,14 +73,16 @@ impl Mcp {
             .with_allowed_hosts(gate.hosts().iter().cloned())
             .with_allowed_origins(gate.origins().iter().cloned())
             .enforce_origin_validation()
-            .with_max_request_body_bytes(64 * 1024)
+            .with_max_request_body_bytes(fast::MAX_BODY_BYTES)
             .with_cancellation_token(shutdown);
-        let factory = move || Ok(GtmsMcp::new(Arc::clone(&shared)));
-        let service = StreamableHttpService::new(factory, Arc::new(LocalSessionManager::default()), config);
+        let for_sessions = Arc::clone(&shared);
+        let factory = move || Ok(GtmsMcp::new(Arc::clone(&for_sessions)));
+        let sessions = Arc::new(LocalSessionManager::default());
+        let service = StreamableHttpService::new(factory, Arc::clone(&sessions), config);
         let guide = Bytes::from(guide::render(&registry));
         let tls = state.config().tls.is_some() || state.config().secure_cookies;
         let scheme = if tls { "https" } else { "http" };
-        Self { state, gate, registry, service, guide, scheme, bound }
+        Self { state, gate, registry, service, shared, sessions, owners: fast::Owners::default(), guide, scheme, bound }
     }
 
     /// Whether a path belongs to this face.
@@ -127,12 +136,39 @@ impl Mcp {
         access::admit(&self.state, &self.gate, headers, uri, token, client).await
     }
 
-    /// Hands an admitted request to the rmcp transport.
-    pub async fn serve<B>(&self, mut req: Request<B>, admitted: CallContext) -> Response<BoxBody<Bytes, Infallible>>
+    /// Serves an admitted request: a plain tool call on a live session of the caller's is
+    /// answered here as one JSON response (`fast`); everything else by the rmcp transport.
+    pub async fn serve<B>(&self, req: Request<B>, admitted: CallContext) -> Response<BoxBody<Bytes, Infallible>>
     where
         B: hyper::body::Body + Send + 'static,
         B::Error: std::fmt::Display,
     {
+        match fast::sort(req).await {
+            fast::Sorted::Untouched(req) => self.by_rmcp(req, admitted).await,
+            fast::Sorted::Read(req) => self.by_rmcp(req, admitted).await,
+            fast::Sorted::Refused(res) => res.map(BodyExt::boxed),
+            fast::Sorted::Call(plain) => {
+                let fast::PlainCall { id, call, session, request } = *plain;
+                let live = self.sessions.has_session(&session.as_str().into()).await.unwrap_or(false);
+                if !live {
+                    self.owners.closed(&session);
+                } else if self.owners.owned_by(&session, &admitted.caller.id()) {
+                    return fast::answer(id, self.shared.run(admitted, call).await).map(BodyExt::boxed);
+                }
+                self.by_rmcp(request, admitted).await
+            }
+        }
+    }
+
+    /// Hands an admitted request to the rmcp transport, noting which credential opens or
+    /// closes a session.
+    async fn by_rmcp<B>(&self, mut req: Request<B>, admitted: CallContext) -> Response<BoxBody<Bytes, Infallible>>
+    where
+        B: hyper::body::Body + Send + 'static,
+        B::Error: std::fmt::Display,
+    {
+        let session = req.headers().get("mcp-session-id").and_then(|v| v.to_str().ok()).map(str::to_owned);
+        let credential = admitted.caller.id();
         req.extensions_mut().insert(admitted);
         let terminating = req.method() == hyper::Method::DELETE;
         let mut res = self.service.handle(req).await;
@@ -140,6 +176,12 @@ impl Mcp {
         // 204 with no body), and clients log anything else as a failed termination.
         if terminating && res.status() == hyper::StatusCode::ACCEPTED {
             *res.status_mut() = hyper::StatusCode::NO_CONTENT;
+        }
+        let opened = res.headers().get("mcp-session-id").and_then(|v| v.to_str().ok());
+        match (&session, opened) {
+            (None, Some(opened)) if res.status().is_success() => self.owners.opened(opened, credential),
+            (Some(closed), _) if terminating && res.status().is_success() => self.owners.closed(closed),
+            _ => {}
         }
         res
     }

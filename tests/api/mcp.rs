@@ -182,6 +182,38 @@ async fn deleting_a_session_ends_it_with_204() {
     app.stop().await;
 }
 
+/// A plain `tools/call` on a session is answered as one `application/json` message (issue 27);
+/// one with a progress token, and every other request, as rmcp's event stream — the same result.
+#[tokio::test]
+async fn a_plain_tool_call_is_one_json_answer_and_a_progress_token_streams() {
+    let app = spawn_app().await;
+    let (key, _) = app.api_key("acme").await;
+    let session = RawSession::open(&app.base, &key).await;
+    let call = json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call",
+        "params": {"name": "company_get", "arguments": {"slug": "apple"}}});
+    let res = session.post(call.clone()).await;
+    assert_eq!(res.headers()["content-type"], "application/json");
+    let plain: Value = res.json().await.expect("one JSON message");
+    assert_eq!((plain["id"].as_u64(), plain["result"]["structuredContent"]["slug"].as_str()), (Some(5), Some("apple")));
+
+    let mut progress = call.clone();
+    progress["params"]["_meta"] = json!({"progressToken": "p-1"});
+    let res = session.post(progress).await;
+    let content_type = res.headers()["content-type"].to_str().unwrap_or_default().to_owned();
+    assert!(content_type.starts_with("text/event-stream"), "{content_type}");
+    let streamed = rpc_message(&res.text().await.expect("body"));
+    for part in ["structuredContent", "isError", "content"] {
+        assert!(streamed["result"][part] == plain["result"][part], "{part}: the same answer either way");
+    }
+
+    let unknown = session.call(6, "no_such_tool", json!({})).await;
+    assert_eq!(unknown["error"]["code"], -32602, "{unknown}");
+    assert!(unknown["error"]["message"].as_str().is_some_and(|m| m.contains("unknown tool")), "{unknown}");
+    let res = session.post(json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "company_get", "arguments": {"slug": "apple"}}, "extra": 1})).await;
+    assert_eq!(res.status(), 200, "an extra member is tolerated as rmcp tolerates it");
+    app.stop().await;
+}
+
 #[tokio::test]
 async fn a_session_belongs_to_the_credential_that_opened_it() {
     let app = spawn_app().await;
