@@ -6,12 +6,14 @@
 //! recomputes from an export. The first record's `prev` is 64 zeros.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
-use redb::{ReadableDatabase, ReadableTable};
+use redb::{ReadableDatabase, ReadableTable, WriteTransaction};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use super::codec;
+use super::group_commit::GroupCommit;
 use super::tables::AUDIT;
 use super::{Store, StoreError};
 use crate::domain::rfc3339_ms;
@@ -125,31 +127,45 @@ pub struct AuditVerdict {
     pub broken: Option<AuditBreak>,
 }
 
+/// One record to append, with the time it was asked for.
+pub(crate) struct AuditAppend {
+    entry: AuditEntry,
+    at: String,
+}
+
+/// Concurrent appends share one durable commit (`group_commit`), each chained after the one
+/// before it inside the batch's transaction: an audited action waits for one fsync of its own
+/// however many run at once.
+pub(crate) struct AuditLog(Arc<GroupCommit<AuditAppend, AuditRecord>>);
+
+impl AuditLog {
+    pub(crate) fn new() -> Self {
+        Self(Arc::new(GroupCommit::new(append, Box::new(|_| {}))))
+    }
+}
+
+/// Appends one record after the last (redb runs one writer at a time, so no two records share
+/// a `seq` or a `prev`).
+fn append(txn: &WriteTransaction, op: AuditAppend) -> Result<AuditRecord, StoreError> {
+    let mut table = txn.open_table(AUDIT)?;
+    let last: Option<AuditRecord> = match table.last()? {
+        Some((_, v)) => Some(codec::decode(v.value())?),
+        None => None,
+    };
+    let AuditAppend { entry: AuditEntry { actor, action, target, from, detail }, at } = op;
+    let (seq, prev) = last.map_or((1, GENESIS.to_owned()), |l| (l.seq + 1, l.hash));
+    let mut record = AuditRecord { seq, at, actor, action, target, from, detail, prev, hash: String::new() };
+    record.hash = record.expected_hash();
+    table.insert(seq, codec::encode(&record)?.as_slice())?;
+    Ok(record)
+}
+
 impl Store {
-    /// Appends one record after the last, in one transaction (redb runs one writer at a time,
-    /// so no two records share a `seq` or a `prev`), and returns it once committed.
+    /// Appends one record after the last and returns it once committed (with whatever other
+    /// appends were queued beside it: `AuditLog`).
     pub async fn append_audit(&self, entry: AuditEntry) -> Result<AuditRecord, StoreError> {
         let at = rfc3339_ms(self.now_ms());
-        self.blocking(move |db| {
-            let txn = db.begin_write()?;
-            let record = {
-                let mut table = txn.open_table(AUDIT)?;
-                let last: Option<AuditRecord> = match table.last()? {
-                    Some((_, v)) => Some(codec::decode(v.value())?),
-                    None => None,
-                };
-                let AuditEntry { actor, action, target, from, detail } = entry;
-                let (seq, prev) = last.map_or((1, GENESIS.to_owned()), |l| (l.seq + 1, l.hash));
-                let mut record =
-                    AuditRecord { seq, at, actor, action, target, from, detail, prev, hash: String::new() };
-                record.hash = record.expected_hash();
-                table.insert(seq, codec::encode(&record)?.as_slice())?;
-                record
-            };
-            txn.commit()?;
-            Ok(record)
-        })
-        .await
+        self.audit_log.0.submit(&self.db, AuditAppend { entry, at }).await
     }
 
     /// One page of the log, newest first. A filtered page reads older records until it is
@@ -270,6 +286,23 @@ mod tests {
         assert_eq!(deals.records.iter().map(|r| r.seq).collect::<Vec<_>>(), [5, 3, 1]);
         let verdict = store.verify_audit().await.expect("verify");
         assert_eq!(verdict, AuditVerdict { records: 5, broken: None });
+    }
+
+    /// Appends made at once share commits and still form one unbroken chain, one record each.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn concurrent_appends_chain_without_gaps() {
+        let (_dir, store) = open();
+        let appends = (0..64).map(|i| {
+            let store = store.clone();
+            tokio::spawn(async move { store.append_audit(entry("memory.write", &format!("k{i}"))).await })
+        });
+        let mut seqs: Vec<u64> = Vec::new();
+        for append in appends.collect::<Vec<_>>() {
+            seqs.push(append.await.expect("task").expect("append").seq);
+        }
+        seqs.sort_unstable();
+        assert_eq!(seqs, (1..=64).collect::<Vec<_>>(), "one seq each, none twice");
+        assert_eq!(store.verify_audit().await.expect("verify"), AuditVerdict { records: 64, broken: None });
     }
 
     async fn store_hash(store: &Store, seq: u64) -> String {

@@ -113,6 +113,8 @@ pub struct Store {
     memory_log: Arc<memory::MemoryLog>,
     /// Batches concurrent workflow transitions into one commit.
     workflow_log: Arc<workflows::WorkflowLog>,
+    /// Batches concurrent audit appends into one commit.
+    audit_log: Arc<audit::AuditLog>,
     /// Word index over the live memory entries, kept current by `memory_log`.
     memory_index: Arc<MemoryIndex>,
     /// The deals' list fields, ids by filter and tallies, kept current by every deal write.
@@ -166,6 +168,7 @@ impl Store {
             deal_index,
             workflow_log: Arc::new(workflows::WorkflowLog::new(WorkflowIndex::on_commit(Arc::clone(&workflow_index)))),
             workflow_index,
+            audit_log: Arc::new(audit::AuditLog::new()),
             clock,
         })
     }
