@@ -76,7 +76,7 @@ const HISTORY: [&str; 7] =
     ["formerly", "since", "respectively", "totaling", "cumulative", "cumulatively", "aggregating"];
 
 /// Phrases (on lowercase text) that mark accounting, history, statistics or background.
-const PHRASES: [&str; 55] = [
+const PHRASES: [&str; 60] = [
     "over the past",
     "over the last",
     "for many years",
@@ -132,6 +132,11 @@ const PHRASES: [&str; 55] = [
     "pro forma",
     "diversity",
     "if any",
+    "will be determined",
+    "timing and amount",
+    "years ended",
+    "to-date",
+    "thus far",
 ];
 
 /// Whether the words or text exclude the sentence from being a signal.

@@ -41,23 +41,51 @@ pub const RULES: &[Rule] = &[
         Expansion,
         "signed|entered into .. lease|purchase agreement|agreements for .. facility|building|headquarters|warehouse|plant",
     ),
+    // A contract to build or invest in the company's own site ("signed an investment contract
+    // with Haikou State High Technology Industry Development Zone to build the EV production
+    // facility"), before customers' "signed .. contract".
+    r(Expansion, "signed|entered .. construction contract|contracts|agreement"),
+    r(Expansion, "signed|entered .. investment contract|contracts"),
+    // A stake bought under an investment agreement is an acquisition.
+    r(Acquisition, "signed|entered .. investment agreement"),
     r(Product, "announced|announces|announce .. launch|introduction|availability of"),
     r(Product, "today unveiled|unveils|launched|launches|introduced|introduces|debuted|debuts"),
     r(Customer, "announced|announces|announce .. new contract|contracts|orders"),
     r(Customer, "secured|secures|won|wins .. contract|contracts|order|orders"),
     r(Customer, "concluded|finalized .. contract|contracts"),
-    r(Partnership, "enters|entered|signs|signed|forms|sign .. partnership|collaboration|alliance|mou|memorandum"),
-    r(Partnership, "collaborates|partners|teams|teamed with"),
+    r(
+        Partnership,
+        "enters|entered|signs|signed|forms|sign .. partnership|collaboration|alliance|mou|memorandum|cooperation",
+    ),
+    // Present tense is a headline's only when the release dates it ("today"); undated, it
+    // describes ("Coursera partners with over 350 leading university and industry partners").
+    dated(Partnership, "collaborates|partners|teams|teamed with"),
     // Shares issued as the price of a merger or an acquisition, before capital raises.
+    r(Acquisition, "issued .. shares .. to acquire"),
+    r(Acquisition, "completion|closing of .. business combination"),
     r(Acquisition, "issued .. shares .. connection|relation with|to .. merger|acquisition"),
     r(Acquisition, "connection|relation with|to .. merger|acquisition .. issued"),
     r(Acquisition, "in exchange for .. outstanding"),
     r(Acquisition, "issued .. exchange for .. outstanding"),
     // An agency's order, before "issued" of a capital raise.
     r(Regulatory, "sec|ftc|fda|doj|epa|commission|agency .. issued|entered .. order|orders"),
+    // Shares sold: the company's own are a raise, another company's held as an investment a
+    // sale ("sold 1.7 million shares of Energizer common stock", "sold our entire investment
+    // of 1,677,299 shares of Limoneira"); both before the plain "{self} sold .. shares".
+    r(CapitalRaise, "sold .. shares of our|its common|ordinary|class|capital|preferred"),
+    r(Divestiture, "sold .. shares of _ common"),
+    r(Divestiture, "sold .. shares of _ for"),
+    r(Divestiture, "sold .. its|our shares|stake|interest in"),
+    r(Divestiture, "sold .. entire|remaining investment|stake|interest|holding|holdings"),
     // Capital raises.
     r(CapitalRaise, "{self} .. issued .. notes|shares|debentures|bonds|stock|warrants|units|securities"),
     r(CapitalRaise, "issued and sold"),
+    r(CapitalRaise, "sold and issued"),
+    r(CapitalRaise, "completed|closed .. issuance and sale"),
+    r(CapitalRaise, "completed|closed .. sale of .. ordinary|common shares|stock"),
+    r(CapitalRaise, "completed|closed .. ipo|ipos"),
+    r(CapitalRaise, "entered into .. share|stock|securities|subscription purchase agreement .. investor|investors"),
+    r(CapitalRaise, "entered into .. share|stock|securities|subscription purchase agreement with the company"),
     r(CapitalRaise, "agreed to issue"),
     r(CapitalRaise, "{self} sold .. shares|notes|debentures|units|warrants|adss"),
     r(CapitalRaise, "agreed to sell .. units|shares|notes|adss|warrants"),
@@ -82,13 +110,14 @@ pub const RULES: &[Rule] = &[
     r(Expansion, "acquired|purchased .. production line|lines"),
     r(Acquisition, "entered into .. share purchase agreement"),
     r(Partnership, "under|through|via the joint venture .. {self} acquired|invested|formed"),
-    // Acquisitions.
+    // Acquisitions ("we expanded our operations in Europe in 2020 with the addition of Lixoft").
+    r(Acquisition, "expanded .. with the addition|acquisition of"),
     r(Acquisition, "completed|completes|closed|closes|announced|consummated .. acquisition|acquisitions|merger"),
     r(Acquisition, "completed|completes|closed|closes .. investment in"),
     r(Acquisition, "{self} .. acquired"),
     r(Acquisition, "closing of .. acquisition|merger"),
     r(Acquisition, "agreed|agreement to acquire|merge"),
-    r(Acquisition, "{self} .. acquires"),
+    dated(Acquisition, "{self} .. acquires"),
     r(Acquisition, "entered into .. agreement .. to acquire"),
     r(Acquisition, "entered into .. merger agreement"),
     r(Acquisition, "agreement and plan of merger"),
@@ -106,12 +135,15 @@ pub const RULES: &[Rule] = &[
     r(Partnership, "entered into .. license|licensing agreement"),
     r(Partnership, "partnered with"),
     r(Partnership, "formed .. joint venture|partnership|alliance"),
+    r(Partnership, "began|started .. partnership|collaboration"),
+    // Another party distributing the company's products is a partnership, not a customer.
+    r(Partnership, "entered into .. distribution agreement"),
     r(Partnership, "announced .. partnership|collaboration|alliance"),
     // Customers.
     r(Customer, "{self} .. awarded|won .. contract|contracts|order|orders"),
     r(Customer, "{self} .. selected by"),
     r(Customer, "signed .. contract|contracts|agreement with"),
-    r(Customer, "entered into .. supply|services|master|distribution agreement"),
+    r(Customer, "entered into .. supply|services|master agreement"),
     // Leadership.
     r(LeadershipChange, "was|were|been|has|have|had|board|{self} appointed"),
     r(
@@ -145,6 +177,7 @@ pub const RULES: &[Rule] = &[
     r(Buyback, "authorized|authorizes|approved|approves|announced|announces .. repurchase|repurchases|buyback"),
     r(Buyback, "{self} .. repurchased"),
     r(Buyback, "accelerated share repurchase"),
+    r(Buyback, "increase|increased .. program|repurchase authorization"),
     // Dividends.
     r(Dividend, "declared|declares .. dividend|dividends"),
     r(Dividend, "increased|raised|initiated|reinstated|approved|instituted .. dividend|dividends"),
@@ -175,13 +208,14 @@ pub const RULES: &[Rule] = &[
     // A new line of business, before products ("launched our single-family rental division").
     r(
         Expansion,
-        "launched .. division|business|segment|warehouse|factory|plant|facility|store|stores|center|centre|subsidiary|field|project|space",
+        "launched .. division|business|segment|warehouse|factory|plant|facility|store|stores|center|centre|subsidiary|field|project|space|brokerage|branch|office",
     ),
     // Products.
     r(Product, "{self} .. launched|introduced|unveiled|released"),
     r(Product, "began shipping|selling"),
     r(Product, "commercial launch|availability"),
     r(Product, "began|initiated|completed .. enrollment|trial|study"),
+    r(Product, "reported|announced .. positive|topline|top-line .. results|data"),
     r(Product, "dosed .. first"),
     dated(Product, "introduction|launch|launches of"),
     // Regulatory.
@@ -228,7 +262,7 @@ pub const VETOES: &[Veto] = &[
     v(CapitalRaise, "for|as .. services|compensation"),
     v(CapitalRaise, "exercise|vesting of"),
     v(CapitalRaise, "lease|leases|sublease"),
-    v(CapitalRaise, "to|for .. director|directors|employees|officers|consultants"),
+    v(CapitalRaise, "to|for .. director|directors|employees|officers|officer|consultants|president|ceo|cfo"),
     v(CapitalRaise, "award|awards|options|vested|rsu|rsus"),
     v(CapitalRaise, "option grant|grants"),
     v(CapitalRaise, "vendor|vendors|satisfaction|convert|conversion|converted|settle|settlement|judgment"),
@@ -248,10 +282,22 @@ pub const VETOES: &[Veto] = &[
     v(CapitalRaise, "amounted|borrowers"),
     v(CapitalRaise, "remaining shares"),
     v(CapitalRaise, "modification|amendment agreement"),
+    // Shares paid to consultants and finders, agents' warrants, an investee's own offering and a
+    // covenant on a property are no raise of the company's.
+    v(CapitalRaise, "consultant|consultants|finder|finders|finder's"),
+    v(CapitalRaise, "placement agent warrants"),
+    v(CapitalRaise, "investee|investees"),
+    v(CapitalRaise, "restrictive covenant|covenants"),
+    // Several loans told as one, a facility told in a relative clause, shares to an officer.
+    v(CapitalRaise, "several|various|multiple loan|loans|agreements|notes|financings"),
+    v(CapitalRaise, "which|that was|were entered"),
     // Notes bought back are debt management; running totals and tax withholding are no programme.
     v(Buyback, "repurchase|repurchased|repurchases|repurchasing .. notes|debentures|bonds|debt"),
     v(Buyback, "have|has repurchased"),
     v(Buyback, "withheld|withholding"),
+    // Options granted to buy shares and notes bought back at par are no buyback.
+    v(Buyback, "granted|grant|option|options"),
+    v(Buyback, "principal amount"),
     // Litigation and terms of office are no leadership change.
     v(LeadershipChange, "defendant|defendants|plaintiff|plaintiffs|lawsuit|complaint"),
     v(LeadershipChange, "hold|holds office"),
@@ -265,11 +311,22 @@ pub const VETOES: &[Veto] = &[
         "list|lists|award|awards|honor|honors|honoree|honorees|ranked|ranking|recognized|recognition|finalist|finalists|winner|winners",
     ),
     v(LeadershipChange, "named .. leader|leaders|best|top|most|greatest|one"),
+    // Agents and distributors appointed, a term until a successor, an appointment told in a
+    // relative clause: no change of officers.
+    v(LeadershipChange, "agent|agents|distributor|distributors"),
+    v(LeadershipChange, "until a|his|her|their successor"),
+    v(LeadershipChange, "who was|were|has|had been appointed|elected|named"),
     // The company's own purchases are no customer win.
     v(Customer, "to purchase|buy|procure"),
     v(Customer, "purchase|purchases|buy|buys .. from"),
     // Leases, standstills on the company's own notes, custody of its tokens, and amendments.
     v(Customer, "lease|rent|standstill|promissory|lender|borrower|custodial|amended|consulting|vendor|supplemental"),
+    // Employment and advisory contracts, shared offices, letters and licences bought are no
+    // customer's order.
+    v(Customer, "compensation|salary|employment|advisory|consultant|sharing|premises|copyright|copyrights"),
+    v(Customer, "letter agreement"),
+    v(Customer, "pledge|loan|loans"),
+    v(Customer, "to acquire"),
     v(Partnership, "amended|several|various|suppliers"),
     v(Partnership, "third-party manufacturers"),
     v(Hiring, "retain"),
@@ -293,6 +350,11 @@ pub const VETOES: &[Veto] = &[
     v(Acquisition, "exchange for .. warrants"),
     v(Acquisition, "companies|businesses we have|has acquired"),
     v(Acquisition, "shareholders|stockholders|holders received"),
+    // Several deals told as one, a reincorporation, and notes exchanged are no acquisition.
+    v(Acquisition, "multiple|several|various|numerous businesses|acquisitions|companies"),
+    v(Acquisition, "reincorporation|redomicile|redomiciliation|redomestication"),
+    v(Acquisition, "exchange for .. notes|debentures|payables"),
+    v(Acquisition, "management team"),
     // Restructuring costs are accounting; exiting an agreement or a line sold is no restructuring.
     v(Restructuring, "incurred|costs|charges|expense|expenses"),
     v(Restructuring, "agreement|agreements"),
@@ -303,10 +365,19 @@ pub const VETOES: &[Veto] = &[
     v(Product, "being released"),
     v(Product, "feasibility|strategy|commitment"),
     v(Product, "token|tokens|treasury"),
+    // The company itself launched, and revenue from a launch, are no product news.
+    v(Product, "launched our|the company"),
+    v(Product, "generated|generates revenue|revenues"),
+    // A report published, a launch despite which something else happened, a product told in a
+    // relative clause.
+    v(Product, "report|reports|despite"),
+    v(Product, "that|which we|it introduced|launched|released|developed"),
     // A standing dividend rate; an opinion's assumptions; a former business.
     v(Dividend, "dividend rate"),
     v(Dividend, "declared and paid"),
     v(Dividend, "has|have declared"),
+    v(Dividend, "accumulated"),
+    v(Dividend, "paid the declared"),
     // Authority remaining under a programme is a figure, not an event.
     v(Buyback, "were|was|are|is authorized .. to repurchase"),
     // Accounting guidance is no company guidance.
@@ -315,19 +386,27 @@ pub const VETOES: &[Veto] = &[
     v(Divestiture, "investments|securities"),
     v(Divestiture, "reorganization|reorganisation|incentive"),
     v(Restructuring, "granting|awards"),
-    v(Restructuring, "discontinued operations"),
+    v(Restructuring, "discontinued operations|operation"),
+    // Portfolio exits, hedges discontinued and costs a report "includes" are no restructuring.
+    v(Restructuring, "payoffs|hedge|includes|include"),
     v(Restructuring, "existing restructuring"),
     v(Restructuring, "disposing|disposal|disposed|sold"),
     v(Divestiture, "opinion|assumed|former"),
+    // Goods sold to customers are sales, not a divestiture.
+    v(Divestiture, "customer|customers"),
     // Plants built for customers' contracts; payments under an old settlement; a subsidiary
     // approved by a court: description and background.
     v(Expansion, "for which"),
     // A lease renewed for the same space, or a treasury "expanded", is no expansion.
     v(Expansion, "same|renewal|renewed|renew|extension"),
     v(Expansion, "treasury|token|tokens|account|accounts"),
+    v(Expansion, "resource|employee|employees"),
+    v(Expansion, "costs|expenses|pre-opening"),
     v(Regulatory, "payments"),
     v(Regulatory, "psus|rsus|comments|commercializing"),
-    v(Regulatory, "shareholders|stockholders|shareholders'|stockholders'"),
+    v(Regulatory, "shareholder|stockholder|shareholders|stockholders|shareholders'|stockholders'"),
+    v(Regulatory, "anti-dilution|down round"),
+    v(Regulatory, "intercompany|swap|swaps|receivable"),
     v(Regulatory, "became .. subsidiary"),
 ];
 
