@@ -20,7 +20,9 @@
 //! - the held-aside set, never tuned on, judged blind (the judges saw neither the rules' code
 //!   nor the verdicts): `heldaside_served5.jsonl`, 200 statements the final session-23 cards
 //!   serve, drawn like the others (seed `gtms-25i`: 140 at random over every served statement
-//!   not judged before, 60 more dated 2025 or later) — the precision of what a card shows.
+//!   not judged before, 60 more dated 2025 or later) — the precision of what a card shows;
+//!   and `release_leads.jsonl`, the 38 statements that releases' lead sentences added once
+//!   their datelines were cut (session 23), judged the same way.
 //!
 //! Prints, per set, kind accuracy (emitted signals of the judged kind), false signals (emitted,
 //! judged no event), the recall of judged triggers and the share of random sentences emitted;
@@ -187,9 +189,10 @@ fn signal_quality_meets_its_budgets_on_the_development_sets_and_reports_the_held
         ("spent: heldaside_served3.jsonl", "heldaside_served3.jsonl"),
         ("spent: heldaside_served4.jsonl", "heldaside_served4.jsonl"),
         ("held aside: heldaside_served5.jsonl", "heldaside_served5.jsonl"),
+        ("held aside: release_leads.jsonl", "release_leads.jsonl"),
     ] {
         let set = read(file);
-        assert!(set.len() >= 70, "{file} has {} sentences", set.len());
+        assert!(set.len() >= 30, "{file} has {} sentences", set.len());
         // Errors are not printed: reading them is how a held-aside set becomes a tuned one.
         print(name, &evaluate(&set), false);
     }

@@ -64,6 +64,32 @@ fn release(raw: Raw) -> Release {
     Release { url: raw.url, published: raw.published, text: DocText::from_lines(lines) }
 }
 
+/// How far into a release's first sentence its dateline may reach.
+const DATELINE_REACH: usize = 200;
+
+/// Most bytes between the wire service's name and the dash that ends the dateline.
+const WIRE_TO_DASH: usize = 20;
+
+/// A release's lead sentence without its dateline: "MINNEAPOLIS–(BUSINESS WIRE)–Donaldson
+/// Company … today announced …" starts at "Donaldson". The dateline (a place, a date and the
+/// wire service) ends at a dash at most `WIRE_TO_DASH` bytes after the wire's name ("BUSINESS
+/// WIRE)–", "/PRNewswire/ —", "(NEWMEDIAWIRE) -"), within `DATELINE_REACH` bytes, with no
+/// bracket opened between them; what follows must start with a capital. Any other sentence
+/// comes back whole. The result is a slice of the sentence, so a quote cut from it is verbatim.
+pub fn after_dateline(sentence: &str) -> &str {
+    let head = &sentence.as_bytes()[..sentence.floor_char_boundary(DATELINE_REACH)];
+    let Some(wire) = head.windows(4).position(|w| w.eq_ignore_ascii_case(b"wire")) else {
+        return sentence;
+    };
+    let rest = &sentence[wire + 4..];
+    let Some((at, dash)) = rest.char_indices().find(|&(_, c)| matches!(c, '-' | '\u{2013}' | '\u{2014}')) else {
+        return sentence;
+    };
+    let body = rest[at + dash.len_utf8()..].trim_start();
+    let ends_dateline = at <= WIRE_TO_DASH && !rest[..at].contains('(');
+    if ends_dateline && body.starts_with(char::is_uppercase) { body } else { sentence }
+}
+
 fn is_date(s: &str) -> bool {
     s.len() == 10 && s.bytes().enumerate().all(|(i, b)| if i == 4 || i == 7 { b == b'-' } else { b.is_ascii_digit() })
 }
@@ -91,6 +117,35 @@ mod tests {
             "ATLANTA, GA - GeoVax Labs, Inc. (Nasdaq: GOVX) announced today that it received a BARDA award."
         ));
         assert!(!r.text.contains_verbatim("GeoVax Labs announced a merger."));
+    }
+
+    /// Real lead sentences of the archive: the dateline goes, the news stays verbatim.
+    #[test]
+    fn a_lead_sentence_loses_its_dateline() {
+        for (lead, body) in [
+            (
+                "MINNEAPOLIS\u{2013}(BUSINESS WIRE)\u{2013}Donaldson Company, a leading worldwide provider of innovative filtration products and solutions, today announced the appointment of Richard Lewis as chief operating officer, effective August 1, 2025.",
+                "Donaldson Company, a leading",
+            ),
+            (
+                "CASTLE ROCK, Colo., June 2, 2025 /PRNewswire/ \u{2014} Riot Platforms, a Bitcoin-driven industry leader, today announced the hiring of Jonathan Gibbs.",
+                "Riot Platforms, a Bitcoin-driven",
+            ),
+            (
+                "ATLANTA, GA - March 24, 2025 (NEWMEDIAWIRE) - GeoVax Labs, Inc. (Nasdaq: GOVX) today announced that it has entered into a securities purchase agreement.",
+                "GeoVax Labs, Inc. (Nasdaq: GOVX)",
+            ),
+        ] {
+            let cut = after_dateline(lead);
+            assert!(cut.starts_with(body) && lead.ends_with(cut), "{cut}");
+        }
+        let plain =
+            "Verizon today announced the launch of the new Gizmo Watch 4, expanding the Verizon Family ecosystem.";
+        assert_eq!(after_dateline(plain), plain);
+        let quote = "The company\u{2019}s wireless network \u{2013} the largest in the country \u{2013} grew.";
+        assert_eq!(after_dateline(quote), quote, "a dash after another word with 'wire' in it");
+        let bracketed = "CUPERTINO, Calif., May 07, 2026 \u{2013} PRISM MediaWire (Press Release Service \u{2013} Press Release Distribution) \u{2013} Aemetis, Inc. today announced results.";
+        assert_eq!(after_dateline(bracketed), bracketed, "no cut inside the wire's own brackets");
     }
 
     #[test]

@@ -26,7 +26,7 @@ pub const RULES: &[Rule] = &[
     // appointment of Donna Dorsey as Chief Human Resources Officer") or in a headline's present
     // tense ("Northern Trust Appoints ..."); these come first, as the announcing verb starts
     // the event.
-    r(LeadershipChange, "announced|announces|announce .. appointment|appointments|election|promotion of"),
+    r(LeadershipChange, "announced|announces|announce .. appointment|appointments|election|promotion|hiring of"),
     r(LeadershipChange, "approved|approves .. appointment|appointments of"),
     r(CapitalRaise, "announced|announces|announce .. pricing|closing|completion of .. offering|placement|notes"),
     r(CapitalRaise, "announced|announces|announce .. underwritten|public|registered|direct|proposed offering"),

@@ -151,6 +151,7 @@ pub fn candidates(text: &DocText, doc: usize, form: &str, filed: &str, name_word
         }
         for sentence in super::sentences::split_sentences(line) {
             position += 1;
+            let sentence = if form == PRESS_RELEASE_FORM { super::press::after_dateline(sentence) } else { sentence };
             let assessed = assess(sentence, form, filed, name_word);
             if let Some(a) = assessed.filter(|a| item.is_none_or(|i| items::allows(i, a.kind))) {
                 let (kind, score, event_date) = (a.kind, a.score, a.event_date);
