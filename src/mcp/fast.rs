@@ -137,13 +137,22 @@ fn plain(status: StatusCode, text: String) -> Response<Full<Bytes>> {
     res
 }
 
-/// The JSON-RPC answer to call `id`: its result, or its error.
-pub fn answer(id: Value, outcome: Result<rmcp::model::CallToolResult, rmcp::ErrorData>) -> Response<Full<Bytes>> {
-    let message = match outcome {
-        Ok(result) => json!({"jsonrpc": "2.0", "id": id, "result": result}),
-        Err(error) => json!({"jsonrpc": "2.0", "id": id, "error": error}),
+/// The JSON-RPC answer to call `id`: its result (JSON text, written in as it is), or its error.
+pub fn answer(id: Value, outcome: Result<std::sync::Arc<str>, rmcp::ErrorData>) -> Response<Full<Bytes>> {
+    let body = match outcome {
+        Ok(result) => {
+            let id = id.to_string();
+            let mut body = String::with_capacity(result.len() + id.len() + 40);
+            body.push_str(r#"{"jsonrpc":"2.0","id":"#);
+            body.push_str(&id);
+            body.push_str(r#","result":"#);
+            body.push_str(&result);
+            body.push('}');
+            body
+        }
+        Err(error) => json!({"jsonrpc": "2.0", "id": id, "error": error}).to_string(),
     };
-    let mut res = Response::new(Full::new(Bytes::from(message.to_string())));
+    let mut res = Response::new(Full::new(Bytes::from(body)));
     res.headers_mut().insert(http::header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
     res
 }
@@ -165,6 +174,15 @@ mod tests {
         assert!(plain_call(&list).is_none());
         let no_id = json!({"jsonrpc": "2.0", "method": "tools/call", "params": {"name": "x"}});
         assert!(plain_call(&no_id).is_none(), "a notification is not answered");
+    }
+
+    #[test]
+    fn the_answer_wraps_the_result_text_as_json_rpc() {
+        let res = answer(json!("a-1"), Ok(std::sync::Arc::from(r#"{"content":[],"isError":false}"#)));
+        let body = res.into_body();
+        let bytes = futures_util::FutureExt::now_or_never(body.collect()).and_then(Result::ok).map(|c| c.to_bytes());
+        let value: Value = serde_json::from_slice(&bytes.unwrap_or_default()).unwrap_or_default();
+        assert_eq!(value, json!({"jsonrpc": "2.0", "id": "a-1", "result": {"content": [], "isError": false}}));
     }
 
     #[test]

@@ -8,15 +8,15 @@ use std::sync::{Arc, OnceLock};
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, InitializeRequestParams, InitializeResult,
-    ListToolsResult, PaginatedRequestParams, ProtocolVersion, ServerCapabilities, ServerConfig,
+    JsonObject, ListToolsResult, PaginatedRequestParams, ProtocolVersion, ServerCapabilities, ServerConfig,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 
+use super::answers::Answers;
 use super::context::{CallContext, Caller};
 use super::error::ToolError;
-use super::registry::Registry;
-use super::registry::ToolContext;
+use super::registry::{Registry, ToolContext, ToolDef};
 use crate::limits::FixedWindow;
 use crate::state::AppState;
 
@@ -35,6 +35,8 @@ pub struct Shared {
     pub registry: Arc<Registry>,
     /// Tool calls per credential per minute.
     pub limiter: FixedWindow,
+    /// Answers of cacheable tools, given again to plain calls.
+    pub answers: Answers,
 }
 
 #[derive(Clone)]
@@ -60,17 +62,19 @@ impl GtmsMcp {
     }
 }
 
+/// A call that passed the checks, or the answer that refused it.
+enum Admission<'r> {
+    Refused(CallToolResult),
+    Admitted(&'r ToolDef, ToolContext),
+}
+
 impl Shared {
-    /// Runs one `tools/call` for `cc` (a session's handler, or `fast` for a plain call): the
-    /// tool must be in the caller's selection; the per-credential limit; the call, counted.
-    pub(super) async fn run(
-        &self,
-        cc: CallContext,
-        request: CallToolRequestParams,
-    ) -> Result<CallToolResult, McpError> {
-        let Some(tool) = self.registry.get(&request.name).filter(|t| t.admitted_by(&cc.selection)) else {
+    /// The checks before a tool runs: the tool must be in the caller's selection (else a
+    /// protocol error); the per-credential limit (else a tool error); the key's use recorded.
+    fn admit(&self, cc: CallContext, name: &str) -> Result<Admission<'_>, McpError> {
+        let Some(tool) = self.registry.get(name).filter(|t| t.admitted_by(&cc.selection)) else {
             return Err(McpError::invalid_params(
-                format!("unknown tool {:?}; tools/list shows the tools of this connection's toolsets", request.name),
+                format!("unknown tool {name:?}; tools/list shows the tools of this connection's toolsets"),
                 None,
             ));
         };
@@ -78,8 +82,8 @@ impl Shared {
         let decision = self.limiter.check(&cc.caller.id(), now);
         if !decision.allowed {
             let limited = ToolError::RateLimited { limit: decision.limit, retry_after: decision.retry_after(now) };
-            crate::prometheus::tool_call(&request.name, "rate_limited");
-            return Ok(limited.into_result());
+            crate::prometheus::tool_call(name, "rate_limited");
+            return Ok(Admission::Refused(limited.into_result()));
         }
         if let Caller::ApiKey { id, .. } = &cc.caller {
             self.state.api_keys().record_use(id, now as i64);
@@ -90,13 +94,59 @@ impl Shared {
             selection: cc.selection,
             registry: Arc::clone(&self.registry),
         };
-        let (result, outcome) = match tool.call(&ctx, request.arguments.unwrap_or_default()).await {
-            Ok(value) => (CallToolResult::structured(value), "ok"),
-            Err(e) => (e.into_result(), "error"),
-        };
-        crate::prometheus::tool_call(&request.name, outcome);
-        Ok(result)
+        Ok(Admission::Admitted(tool, ctx))
     }
+
+    /// Runs an admitted tool and counts the call.
+    async fn finish(tool: &ToolDef, ctx: &ToolContext, arguments: JsonObject) -> (CallToolResult, bool) {
+        let (result, ok) = match tool.call(ctx, arguments).await {
+            Ok(value) => (CallToolResult::structured(value), true),
+            Err(e) => (e.into_result(), false),
+        };
+        crate::prometheus::tool_call(tool.name, if ok { "ok" } else { "error" });
+        (result, ok)
+    }
+
+    /// Runs one `tools/call` for `cc` in a session's handler.
+    pub(super) async fn run(
+        &self,
+        cc: CallContext,
+        request: CallToolRequestParams,
+    ) -> Result<CallToolResult, McpError> {
+        match self.admit(cc, &request.name)? {
+            Admission::Refused(result) => Ok(result),
+            Admission::Admitted(tool, ctx) => {
+                Ok(Self::finish(tool, &ctx, request.arguments.unwrap_or_default()).await.0)
+            }
+        }
+    }
+
+    /// Runs one plain `tools/call` (`fast`) with the same checks and result as `run`, answered
+    /// as the result's JSON text. A cacheable tool's answer is kept the first time and given
+    /// again after the same checks (`answers`).
+    pub(super) async fn run_json(&self, cc: CallContext, request: CallToolRequestParams) -> Result<Arc<str>, McpError> {
+        let (tool, ctx) = match self.admit(cc, &request.name)? {
+            Admission::Refused(result) => return Ok(to_json(&result)),
+            Admission::Admitted(tool, ctx) => (tool, ctx),
+        };
+        let arguments = request.arguments.unwrap_or_default();
+        let key = tool.cacheable.then(|| serde_json::Value::Object(arguments.clone()).to_string());
+        if let Some(kept) = key.as_deref().and_then(|k| self.answers.get(tool.name, k)) {
+            crate::prometheus::tool_call(tool.name, "ok");
+            return Ok(kept);
+        }
+        let (result, ok) = Self::finish(tool, &ctx, arguments).await;
+        let json = to_json(&result);
+        if let Some(key) = key.filter(|_| ok) {
+            self.answers.keep(tool.name, key, Arc::clone(&json));
+        }
+        Ok(json)
+    }
+}
+
+/// A result as JSON text (a `CallToolResult` always serialises).
+fn to_json(result: &CallToolResult) -> Arc<str> {
+    Arc::from(serde_json::to_string(result).unwrap_or_default())
 }
 
 impl ServerHandler for GtmsMcp {

@@ -5,6 +5,7 @@
 //! chooses an HTTP error status — refusals go back to the accept loop as `Refusal`.
 
 mod access;
+mod answers;
 mod context;
 mod error;
 mod fast;
@@ -68,6 +69,7 @@ impl Mcp {
             state: state.clone(),
             registry: Arc::clone(&registry),
             limiter: FixedWindow::new(settings.rate_limit, RATE_WINDOW_SECS),
+            answers: Default::default(),
         });
         let config = StreamableHttpServerConfig::default()
             .with_allowed_hosts(gate.hosts().iter().cloned())
@@ -153,7 +155,7 @@ impl Mcp {
                 if !live {
                     self.owners.closed(&session);
                 } else if self.owners.owned_by(&session, &admitted.caller.id()) {
-                    return fast::answer(id, self.shared.run(admitted, call).await).map(BodyExt::boxed);
+                    return fast::answer(id, self.shared.run_json(admitted, call).await).map(BodyExt::boxed);
                 }
                 self.by_rmcp(request, admitted).await
             }

@@ -57,6 +57,9 @@ pub trait McpTool: 'static {
     const ACCESS: Access = Access::Read;
     /// Whether calling twice with the same arguments has no further effect.
     const IDEMPOTENT: bool = true;
+    /// Whether the answer depends only on the arguments and the embedded company data (never on
+    /// the caller, the workspace or the clock), so it may be kept and given again (`answers`).
+    const CACHEABLE: bool = false;
     type Args: DeserializeOwned + JsonSchema + Send + 'static;
     type Output: Serialize + JsonSchema + 'static;
 
@@ -75,6 +78,7 @@ pub struct ToolDef {
     pub access: Access,
     pub description: &'static str,
     pub idempotent: bool,
+    pub cacheable: bool,
     pub input_schema: Arc<JsonObject>,
     pub output_schema: Arc<JsonObject>,
     pub example: Value,
@@ -98,6 +102,7 @@ impl ToolDef {
             access: T::ACCESS,
             description: T::DESCRIPTION,
             idempotent: T::IDEMPOTENT,
+            cacheable: T::CACHEABLE,
             // Schema generation is static; a unit test proves every tool's schema is valid.
             input_schema: schema_for_input::<T::Args>().unwrap_or_else(|_| schema_for_empty_input()),
             output_schema: schema_for_output::<T::Output>(),

@@ -182,7 +182,8 @@ async fn deleting_a_session_ends_it_with_204() {
     app.stop().await;
 }
 
-/// A plain `tools/call` on a session is answered as one `application/json` message (issue 27);
+/// A plain `tools/call` on a session is answered as one `application/json` message (issue 27),
+/// a repeated `company_get` from the answer kept the first time;
 /// one with a progress token, and every other request, as rmcp's event stream — the same result.
 #[tokio::test]
 async fn a_plain_tool_call_is_one_json_answer_and_a_progress_token_streams() {
@@ -195,6 +196,10 @@ async fn a_plain_tool_call_is_one_json_answer_and_a_progress_token_streams() {
     assert_eq!(res.headers()["content-type"], "application/json");
     let plain: Value = res.json().await.expect("one JSON message");
     assert_eq!((plain["id"].as_u64(), plain["result"]["structuredContent"]["slug"].as_str()), (Some(5), Some("apple")));
+    let mut again = call.clone();
+    again["id"] = json!("again");
+    let kept: Value = session.post(again).await.json().await.expect("one JSON message");
+    assert_eq!((&kept["id"], &kept["result"]), (&json!("again"), &plain["result"]), "a kept answer, its own id");
 
     let mut progress = call.clone();
     progress["params"]["_meta"] = json!({"progressToken": "p-1"});

@@ -28,6 +28,7 @@ pub struct CompanyGet;
 impl McpTool for CompanyGet {
     const NAME: &'static str = "company_get";
     const TOOLSET: Toolset = Toolset::Company;
+    const CACHEABLE: bool = true;
     const DESCRIPTION: &'static str = "The full receipted card of one company by slug: identity, sector, domain, \
         family (subsidiaries), why-now statements newest first and executives, every claim with its receipt \
         (verbatim quote, EDGAR URL, form, filing date, accession). Same JSON as /company/data/{slug}.json.";
