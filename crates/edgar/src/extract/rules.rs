@@ -30,6 +30,7 @@ pub const RULES: &[Rule] = &[
     r(LeadershipChange, "approved|approves .. appointment|appointments of"),
     r(CapitalRaise, "announced|announces|announce .. pricing|closing|completion of .. offering|placement|notes"),
     r(CapitalRaise, "announced|announces|announce .. underwritten|public|registered|direct|proposed offering"),
+    r(CapitalRaise, "announced|announces|announce .. funding|financing agreement|round|facility"),
     r(Acquisition, "announced|announces|announce .. completion|closing of .. acquisition|merger|investment"),
     r(Acquisition, "entered into .. business combination"),
     r(Divestiture, "announced|announces|announce .. completion of .. spin-off|separation|sale"),
@@ -60,6 +61,7 @@ pub const RULES: &[Rule] = &[
     // Present tense is a headline's only when the release dates it ("today"); undated, it
     // describes ("Coursera partners with over 350 leading university and industry partners").
     dated(Partnership, "collaborates|partners|teams|teamed with"),
+    r(Partnership, "announced|announces|announce .. joint venture"),
     // Shares issued as the price of a merger or an acquisition, before capital raises.
     r(Acquisition, "issued .. shares .. to acquire"),
     r(Acquisition, "completion|closing of .. business combination"),
@@ -260,7 +262,10 @@ pub const VETOES: &[Veto] = &[
     v(CapitalRaise, "incentive|option|equity|compensation|award|stock|purchase plan|plans"),
     v(CapitalRaise, "under .. plan|plans"),
     v(CapitalRaise, "for|as .. services|compensation"),
-    v(CapitalRaise, "exercise|vesting of"),
+    // Options, warrants and awards exercised or vested (not the underwriters' option of an
+    // offering: "including the full exercise of the underwriters' option to purchase").
+    v(CapitalRaise, "exercise|vesting of .. options|warrants|rsus|awards|restricted"),
+    v(CapitalRaise, "option|options|warrant|warrants exercise|exercises"),
     v(CapitalRaise, "lease|leases|sublease"),
     v(CapitalRaise, "to|for .. director|directors|employees|officers|officer|consultants|president|ceo|cfo"),
     v(CapitalRaise, "award|awards|options|vested|rsu|rsus"),

@@ -532,9 +532,10 @@ mod tests {
         assert_eq!(candidates(&doc, 0, "10-K", "2025-12-29", None).len(), 1, "no item headings outside an 8-K");
     }
 
-    /// Real release leads (Alight 2025, Veritone 2025, KBR 2025): the event is a noun after
-    /// "announced", the company may be named only by its listing, and "today" is the
-    /// release's own date.
+    /// Real release leads (Alight, Veritone, KBR, AIRO, Montauk; 2025): the event is a noun
+    /// after "announced" (an offering closed with the underwriters' option exercised, a joint
+    /// venture), the company may be named only by its listing, and "today" is the release's own
+    /// date unless the lead states one.
     #[test]
     fn a_release_lead_states_its_event_and_today_is_its_date() {
         let cases = [
@@ -542,22 +543,37 @@ mod tests {
                 "CHICAGO\u{2013}(BUSINESS WIRE)\u{2013}Alight, Inc. (NYSE: ALIT), a leading cloud-based provider of human capital and technology-enabled services, today announced the appointment of Donna Dorsey as Chief Human Resources Officer (CHRO).",
                 Some("alight"),
                 SignalKind::LeadershipChange,
+                "2025-05-20",
             ),
             (
                 "DENVER\u{2013}(BUSINESS WIRE)\u{2013}Veritone, a leader in building human-centered enterprise AI solutions, today announced the pricing of an underwritten public offering of 9,505,705 shares of its common stock.",
                 Some("veritone"),
                 SignalKind::CapitalRaise,
+                "2025-05-20",
             ),
             (
                 "KBR, Inc. (NYSE: KBR) today announced a plan, unanimously approved by its Board of Directors, to pursue a tax-free spin-off of its Mission Technology Solutions (MTS) segment.",
                 None,
                 SignalKind::Divestiture,
+                "2025-05-20",
+            ),
+            (
+                "AIRO Group Holdings, Inc. (NASDAQ: AIRO), a company specializing in advanced aerospace and defense technologies, today announced the closing of its upsized underwritten public offering of 4,830,000 shares of its common stock, including the full exercise of the underwriters\u{2019} option to purchase 630,000 additional shares on September 12, 2025.",
+                Some("airo"),
+                SignalKind::CapitalRaise,
+                "2025-09-12",
+            ),
+            (
+                "Emvolon, an MIT spin-off that converts greenhouse gas emissions into carbon-negative fuels and chemicals, and Montauk Renewables, Inc. (NASDAQ:MNTK), a renewable energy company specializing in the management, recovery and conversion of biogas, today announced a joint venture to develop multiple biogas-to-green methanol projects.",
+                Some("montauk"),
+                SignalKind::Partnership,
+                "2025-05-20",
             ),
         ];
-        for (s, name, kind) in cases {
+        for (s, name, kind, date) in cases {
             let a = assess(s, PRESS_RELEASE_FORM, "2025-05-20", name);
             assert_eq!(a.as_ref().map(|a| a.kind), Some(kind), "{s}");
-            assert_eq!(a.and_then(|a| a.event_date).as_deref(), Some("2025-05-20"), "{s}");
+            assert_eq!(a.and_then(|a| a.event_date).as_deref(), Some(date), "a date the lead states wins: {s}");
         }
         // The listing names the issuer only in its own release.
         assert_eq!(assess(cases[2].0, "8-K", "2025-05-20", None), None);
