@@ -46,11 +46,21 @@ pub struct RunningApp {
     pub state: AppState,
     shutdown: CancellationToken,
     handle: JoinHandle<()>,
+    /// True once the first start's work that runs beside the server (`first_start`) is done.
+    settled: tokio::sync::watch::Receiver<bool>,
 }
 
 impl RunningApp {
     pub fn shutdown_token(&self) -> CancellationToken {
         self.shutdown.clone()
+    }
+
+    /// Waits until the first start's invite, made while the server already answers, is made
+    /// (or was not needed): what a caller that counts argon2 runs or invites waits for.
+    pub async fn settled(&self) {
+        let mut settled = self.settled.clone();
+        // An error means the task is gone, and with it the sender: nothing is left to wait for.
+        let _ = settled.wait_for(|done| *done).await;
     }
 
     /// Waits until the server has stopped (after the token is cancelled).
@@ -91,25 +101,27 @@ pub async fn start_with_clock(config: Config, clock: crate::clock::SharedClock) 
     let (tasks, shutdown) = (TaskTracker::new(), CancellationToken::new());
     let state = AppState::with_engine(config, store, &tasks, shutdown.clone()).await?;
     restore_rate_windows(&state).await?;
-    let first_code = first_start_invite(&state).await?;
     let scheduler = jobs::Scheduler::start(state.store().clone(), jobs::all(&state))?;
-    if let Some(team) = jobs::simulated_team(&state) {
-        // The simulated team starts at once, so the status page shows it within seconds.
-        let store = state.store().clone();
-        tasks.spawn(async move {
-            for _ in 0..crate::demo::simulate::START_TICKS {
-                jobs::run_once(&store, &team).await;
-            }
-        });
-    }
     let scheme = if tls.is_some() { "https" } else { "http" };
     tracing::info!(
         %addr, mode = state.config().mode.as_str(), data = %state.config().data.display(), boots = boot.boots,
         "gtms {} listening on {scheme}://{addr}", crate::state::VERSION
     );
-    if let Some(code) = first_code {
-        announce_first_start(state.config().log_format, &format!("{scheme}://{addr}/"), &code);
-    }
+    // The first start's admin invite is hashed (argon2, tens of milliseconds) while the server
+    // already answers; its banner follows the "listening on" line. Then the simulated team
+    // starts at once, so the status page shows it within seconds.
+    let (settle, settled) = tokio::sync::watch::channel(false);
+    let (first, url) = (state.clone(), format!("{scheme}://{addr}/"));
+    let team = jobs::simulated_team(&state).map(|team| (team, state.store().clone()));
+    tasks.spawn(async move {
+        first_start(first, url).await;
+        settle.send_replace(true);
+        if let Some((team, store)) = team {
+            for _ in 0..crate::demo::simulate::START_TICKS {
+                jobs::run_once(&store, &team).await;
+            }
+        }
+    });
     tasks.spawn(admin::server::run(state.clone(), admin_listener, socket, shutdown.clone(), tasks.clone()));
     let token = shutdown.clone();
     let final_state = state.clone();
@@ -134,7 +146,7 @@ pub async fn start_with_clock(config: Config, clock: crate::clock::SharedClock) 
         tasks.wait().await;
         tracing::info!("stopped");
     });
-    Ok(RunningApp { addr, state, shutdown, handle })
+    Ok(RunningApp { addr, state, shutdown, handle, settled })
 }
 
 /// Loads the rate-limit counters saved by the last run that still belong to the current windows.
@@ -146,19 +158,22 @@ async fn restore_rate_windows(state: &AppState) -> Result<(), AppError> {
     Ok(())
 }
 
-/// In demo mode an empty workspace gets one admin invite, shown this once (see
-/// `announce_first_start`), so an evaluator can sign in without reading the docs.
-async fn first_start_invite(state: &AppState) -> Result<Option<String>, AppError> {
+/// In demo mode an empty workspace gets one admin invite, shown this once
+/// (`announce_first_start`), so an evaluator can sign in without reading the docs. It runs
+/// once the server answers: nobody can use the code before it is shown, and a health check
+/// need not wait for the hash. Should it fail, the error says how to make an invite by hand.
+async fn first_start(state: AppState, url: String) {
     if state.config().mode != crate::config::Mode::Demo || state.sessions().has_invites() {
-        return Ok(None);
+        return;
     }
     let now = state.clock().now_secs();
-    let (code, _) = state
-        .sessions()
-        .create_invite(crate::domain::Role::Admin, "demo admin", None, now)
-        .await
-        .map_err(|e| AppError::State(e.into()))?;
-    Ok(Some(code))
+    match state.sessions().create_invite(crate::domain::Role::Admin, "demo admin", None, now).await {
+        Ok((code, _)) => announce_first_start(state.config().log_format, &url, &code),
+        Err(e) => tracing::error!(
+            error = %e,
+            "could not make the first start's admin invite; make one with `gtms invites create --role admin --name NAME`"
+        ),
+    }
 }
 
 /// The first start's one block a person cannot miss: where to open the appliance and the

@@ -128,6 +128,7 @@ async fn start_in_with_clock(
     adjust(&mut layer);
     let config = layer.validate().expect("valid test config");
     let app = app::start_with_clock(config, clock).await.expect("app starts");
+    app.settled().await;
     let base = format!("http://{}", app.addr);
     TestApp { base, client: reqwest::Client::new(), _dir: dir, app: Some(app) }
 }
@@ -139,6 +140,8 @@ async fn start_in(dir: TempDir, adjust: impl FnOnce(&mut Layer)) -> TestApp {
     let https = layer.tls_cert.is_some();
     let config = layer.validate().expect("valid test config");
     let app = app::start(config).await.expect("app starts");
+    // Tests count argon2 runs and invites: the first start's invite is made before they begin.
+    app.settled().await;
     let scheme = if https { "https" } else { "http" };
     let base = format!("{scheme}://{}", app.addr);
     TestApp { base, client: reqwest::Client::new(), _dir: dir, app: Some(app) }
