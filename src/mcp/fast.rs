@@ -4,7 +4,7 @@
 //! `application/json` instead, which every client accepts (a POST must accept both). A plain
 //! `tools/call` on a live session — no progress token, a protocol revision this server speaks,
 //! the session opened by the same credential — is run here directly, with the same checks and
-//! the same result as the session's handler (`Shared::run`). Anything else goes to rmcp
+//! the same result as the session's handler (`Shared::run_json`). Anything else goes to rmcp
 //! unchanged, the body it was sent.
 
 use std::collections::HashMap;
