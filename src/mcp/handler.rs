@@ -130,7 +130,7 @@ impl Shared {
             Admission::Admitted(tool, ctx) => (tool, ctx),
         };
         let arguments = request.arguments.unwrap_or_default();
-        let key = tool.cacheable.then(|| serde_json::Value::Object(arguments.clone()).to_string());
+        let key = tool.cacheable.then(|| serde_json::to_string(&arguments).ok()).flatten();
         if let Some(kept) = key.as_deref().and_then(|k| self.answers.get(tool.name, k)) {
             crate::prometheus::tool_call(tool.name, "ok");
             return Ok(kept);
