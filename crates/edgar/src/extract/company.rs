@@ -14,7 +14,7 @@ use super::appointments::appointment;
 use super::documents::{DocText, Loaded, load};
 use super::executives::{APPOINTMENT_RANK, ExecRecord, executives};
 use super::manifest::ManifestRow;
-use super::press::Release;
+use super::press::{Release, issuer_word};
 use super::rank::{dedupe_key, select};
 use super::reference::Reference;
 use super::registry::Tracked;
@@ -115,7 +115,8 @@ pub fn build(
     let name = name_word(&tracked.legal_name);
     let mut all = Vec::new();
     for (i, s) in sources.iter().enumerate().filter(|(_, s)| s.press || is_prose(&s.doc_type)) {
-        all.extend(candidates(&s.text, i, &s.form, &s.filed, name.as_deref()));
+        let issuer = if s.press { issuer_word(&s.text, name.as_deref(), &tracked.tickers) } else { name.clone() };
+        all.extend(candidates(&s.text, i, &s.form, &s.filed, issuer.as_deref()));
     }
     let in_filings: BTreeSet<String> =
         all.iter().filter(|c| !sources[c.doc].press).map(|c| dedupe_key(&c.quote)).collect();

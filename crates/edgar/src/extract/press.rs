@@ -64,6 +64,26 @@ fn release(raw: Raw) -> Release {
     Release { url: raw.url, published: raw.published, text: DocText::from_lines(lines) }
 }
 
+/// The word that names the issuer in one of its releases: the legal name's word where the
+/// release uses it, otherwise a ticker of three letters or more that the release writes in
+/// capitals as a word of its own ("AMG, a strategic partner to …, today announced …": Affiliated
+/// Managers Group calls itself by its ticker). Lowercase, like `name_word`.
+pub fn issuer_word(text: &DocText, name_word: Option<&str>, tickers: &[String]) -> Option<String> {
+    let uses = |word: &str, exact: bool| {
+        text.normalised
+            .split(|c: char| !c.is_alphanumeric())
+            .any(|w| if exact { w == word } else { w.eq_ignore_ascii_case(word) })
+    };
+    if let Some(name) = name_word.filter(|n| uses(n, false)) {
+        return Some(name.to_owned());
+    }
+    tickers
+        .iter()
+        .find(|t| t.len() >= 3 && t.bytes().all(|b| b.is_ascii_uppercase()) && uses(t, true))
+        .map(|t| t.to_lowercase())
+        .or_else(|| name_word.map(str::to_owned))
+}
+
 /// How far into a release's first sentence its dateline may reach.
 const DATELINE_REACH: usize = 200;
 
@@ -105,6 +125,21 @@ mod tests {
             cik: "1027183".into(),
             text: text.into(),
         }
+    }
+
+    #[test]
+    fn a_release_that_calls_its_issuer_by_the_ticker_is_read_with_the_ticker_as_its_name() {
+        let tickers = vec!["AMG".to_owned(), "MGR".to_owned()];
+        let amg = release(raw(
+            "WEST PALM BEACH, Fla., June 03, 2025 (GLOBE NEWSWIRE) \u{2014} AMG, a strategic partner to leading independent investment management firms globally, today announced the appointment of Thomas M. Wojcik as President, effective June 3, 2025.",
+        ));
+        assert_eq!(issuer_word(&amg.text, Some("affiliated"), &tickers).as_deref(), Some("amg"));
+        let named = release(raw("Affiliated Managers Group, Inc. (NYSE: AMG) today announced its results."));
+        assert_eq!(issuer_word(&named.text, Some("affiliated"), &tickers).as_deref(), Some("affiliated"));
+        // A ticker met only in lowercase prose ("mgr") or under three letters is no name.
+        let plain = release(raw("The mgr of the fund said so today."));
+        assert_eq!(issuer_word(&plain.text, Some("affiliated"), &tickers).as_deref(), Some("affiliated"));
+        assert_eq!(issuer_word(&plain.text, None, &["ON".to_owned()]), None);
     }
 
     #[test]

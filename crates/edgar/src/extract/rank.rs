@@ -3,7 +3,8 @@
 //! (the year the sentence states, else its filing's year) is older than the company's
 //! newest filing, and sorted by score, then newest filing,
 //! then document and position. Near-duplicates (the same words with different figures, as
-//! when a sentence recurs in each year's 10-K) keep only their best copy. Selection is
+//! when a sentence recurs in each year's 10-K) keep only their best copy, and so does one event
+//! told in other words by several filings (same kind, same day, most words shared). Selection is
 //! fresh and diverse: first the best statement of the newest year's documents, then the best
 //! of each kind, then the rest in order, at most
 //! `PER_KIND` per kind and `PER_COMPANY` in all. Every pick must pass the caller's verbatim
@@ -48,6 +49,16 @@ pub fn select(
     });
     let mut seen = BTreeSet::new();
     candidates.retain(|c| seen.insert(dedupe_key(&c.quote)));
+    let mut told: Vec<(SignalKind, String, BTreeSet<String>)> = Vec::new();
+    candidates.retain(|c| {
+        let Some(day) = c.event_date.clone().filter(|d| d.len() == 10) else { return true };
+        let words = letter_words(&c.quote);
+        let again = told.iter().any(|(k, d, w)| *k == c.kind && *d == day && same_telling(w, &words));
+        if !again {
+            told.push((c.kind, day, words));
+        }
+        !again
+    });
 
     let mut ranked = Ranked::default();
     let mut per_kind: BTreeMap<SignalKind, usize> = BTreeMap::new();
@@ -96,6 +107,22 @@ pub fn dedupe_key(quote: &str) -> String {
     quote.chars().filter(|c| c.is_alphabetic()).flat_map(char::to_lowercase).take(80).collect()
 }
 
+/// Most of two sentences' words shared: with the same kind and the same day, the same event
+/// told in other words ("we completed a public offering of the 2026 Notes" and "the Company
+/// completed a public offering of 4.875% notes due 2026", each from another filing). Two
+/// appointments made the same day in one template share about half their words and stay apart.
+const SAME_TELLING: f64 = 0.7;
+
+fn same_telling(a: &BTreeSet<String>, b: &BTreeSet<String>) -> bool {
+    let shared = a.intersection(b).count() as f64;
+    let all = a.union(b).count() as f64;
+    all > 0.0 && shared / all >= SAME_TELLING
+}
+
+fn letter_words(quote: &str) -> BTreeSet<String> {
+    quote.split(|c: char| !c.is_alphabetic()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect()
+}
+
 fn year(filed: &str) -> i32 {
     filed.get(..4).and_then(|y| y.parse().ok()).unwrap_or(0)
 }
@@ -121,6 +148,47 @@ mod tests {
         let r = select(c, filed, |_| true);
         assert_eq!(r.kept.len(), 1);
         assert_eq!(r.kept[0].quote, "We had 1,000 employees.");
+    }
+
+    #[test]
+    fn one_event_told_in_other_words_on_the_same_day_is_kept_once() {
+        let dated = |quote: &str, day: &str, score: i32| Candidate {
+            event_date: Some(day.into()),
+            ..cand(SignalKind::CapitalRaise, quote, score, 0)
+        };
+        let c = vec![
+            dated(
+                "On October 20, 2021, we completed a public offering of the 2026 Notes in the aggregate principal amount of $40.25 million, which included the full exercise of the underwriters overallotment option.",
+                "2021-10-20",
+                90,
+            ),
+            dated(
+                "On October 20, 2021, the Company completed a public offering of 4.875% notes due 2026 in the aggregate principal amount of $40,250,000 (the 2026 Notes), which included the full exercise of the underwriters overallotment option.",
+                "2021-10-20",
+                80,
+            ),
+            Candidate {
+                kind: SignalKind::LeadershipChange,
+                ..dated(
+                    "On March 1, 2024, the Board of Directors appointed John Smith as Chief Financial Officer of the Company, effective immediately.",
+                    "2024-03-01",
+                    70,
+                )
+            },
+            Candidate {
+                kind: SignalKind::LeadershipChange,
+                ..dated(
+                    "On March 1, 2024, the Board of Directors appointed Jane Doe as a director of the Company, effective immediately.",
+                    "2024-03-01",
+                    60,
+                )
+            },
+        ];
+        let r = select(c, filed, |_| true);
+        let quotes: Vec<&str> = r.kept.iter().map(|k| k.quote.as_str()).collect();
+        assert_eq!(quotes.len(), 3, "{quotes:?}");
+        assert!(quotes[0].contains("$40.25 million"));
+        assert!(quotes.iter().any(|q| q.contains("Jane Doe")) && quotes.iter().any(|q| q.contains("John Smith")));
     }
 
     #[test]

@@ -377,6 +377,8 @@ pub const VETOES: &[Veto] = &[
     // relative clause.
     v(Product, "report|reports|despite"),
     v(Product, "that|which we|it introduced|launched|released|developed"),
+    // Money "released from escrow" is no product released.
+    v(Product, "released from"),
     // A standing dividend rate; an opinion's assumptions; a former business.
     v(Dividend, "dividend rate"),
     v(Dividend, "declared and paid"),

@@ -367,6 +367,11 @@ mod tests {
         use SignalKind::*;
         for (s, filed, want) in [
             (
+                "During the first nine months of 2025, the Company released from escrow \u{20ac}14.2 billion, or $15.4 billion, to Ireland in connection with the State Aid Decision, which fully settled the obligation.",
+                "2025-08-01",
+                None,
+            ),
+            (
                 "During the year ended September 30, 2021, the Company sold 1.7 million shares of Energizer common stock for cash proceeds of $73.1 million.",
                 "2022-11-22",
                 Some(Divestiture),
