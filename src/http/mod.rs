@@ -47,7 +47,8 @@ where
 
 /// Every warp route of the appliance, with the error envelope applied.
 pub fn routes(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = std::convert::Infallible> + Clone {
-    let rest = [
+    let families = [
+        family(health::routes(state.clone())),
         family(enrich::routes(state.clone())),
         family(login::routes(state.clone())),
         family(client_config::routes(state.clone())),
@@ -65,9 +66,12 @@ pub fn routes(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = s
         family(console::routes(state.clone())),
         family(home::routes(state.clone())),
         family(api_doc::routes()),
-        family(prometheus::routes(state.clone())),
+        family(prometheus::routes(state)),
     ];
-    rest.into_iter()
-        .fold(family(health::routes(state)), |all, next| all.or(next).unify().boxed())
-        .recover(error::recover)
+    // Folded from the right: `health.or(enrich.or(login.or(…)))`. A request is tried against
+    // the families in this order either way, but it passes one boxed `Or` per family tried
+    // before its own, so the keyed route (`/v1/enrich`, second) costs two levels, not all
+    // nineteen, of boxed futures.
+    let [outer @ .., innermost] = families;
+    outer.into_iter().rev().fold(innermost, |rest, first| first.or(rest).unify().boxed()).recover(error::recover)
 }

@@ -110,7 +110,20 @@ pub fn enrich(
 
 /// `generated_at`: RFC 3339 to the second, UTC (`2026-11-27T05:30:00Z`).
 fn stamp(now: chrono::DateTime<chrono::Utc>) -> String {
-    now.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+    use chrono::{Datelike, Timelike};
+    match now.year() {
+        // What `to_rfc3339_opts(Secs, true)` writes, without its formatting machinery (per request).
+        0..=9999 => format!(
+            "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z",
+            now.year(),
+            now.month(),
+            now.day(),
+            now.hour(),
+            now.minute(),
+            now.second()
+        ),
+        _ => now.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+    }
 }
 
 /// How the answer serde writes ends when its age is 0, its tenant null and its time empty:
@@ -213,6 +226,14 @@ pub fn best_signal(company: &Company) -> Result<Enrichment, LookupError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_stamp_is_the_rfc3339_time_to_the_second() {
+        for secs in [0_i64, 1_764_000_000, 1_764_243_599, 253_402_300_799] {
+            let now = chrono::DateTime::from_timestamp(secs, 999_999_999).unwrap_or_default();
+            assert_eq!(stamp(now), now.to_rfc3339_opts(chrono::SecondsFormat::Secs, true));
+        }
+    }
 
     /// The bytes made from the memo are the bytes serde writes, for every company with a
     /// signal, with and without a tenant, on a day its signal is older than the data.
