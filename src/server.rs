@@ -2,7 +2,8 @@
 //! for `/ws`) over plain TCP or rustls, serving the warp routes. Every request gets an
 //! `X-Request-Id`, its peer address as an extension, and a log line. On shutdown the loop
 //! stops accepting and waits (bounded) for in-flight connections to finish. `/mcp`, `/mcp/...`
-//! and the protected-resource metadata go to the MCP face (`mcp_route`), beside warp. A method
+//! and the protected-resource metadata go to the MCP face (`mcp_route`), beside warp, and so
+//! do the keyless files (`assets`) and `/v1/enrich`. A method
 //! the route table does not list for a known path is refused here (405 with `Allow`), and every
 //! answer is counted for `/metrics` by its route pattern (`observe`).
 //!
@@ -43,7 +44,7 @@ use crate::auth::Channel;
 use crate::config::ConnectionSettings;
 use crate::http::error::ApiError;
 use crate::http::filters::{ClientIp, PeerAddr};
-use crate::http::{api_doc, assets, rate_limit, session};
+use crate::http::{api_doc, assets, enrich, rate_limit, session};
 use crate::mcp::Mcp;
 use crate::state::AppState;
 
@@ -149,6 +150,8 @@ where
         } else if assets::owns(path) {
             assets::respond(self.state.assets(), req.method(), path, req.headers())
                 .map(|b| b.map_err(|never| match never {}).boxed())
+        } else if enrich::owns(path) {
+            boxed(enrich::respond(&self.state, req.headers(), req.uri().query(), client).await)
         } else {
             req.extensions_mut().insert(PeerAddr(peer));
             req.extensions_mut().insert(ClientIp(client));

@@ -1,4 +1,5 @@
-//! The HTTP face: composes every route into one warp filter with a single `.recover`.
+//! The HTTP face: composes every route into one warp filter with a single `.recover`, except
+//! the keyless files (`assets`) and `/v1/enrich`, which the server's router answers directly.
 //! Routes call services; they never open the store's tables themselves.
 
 pub mod api_doc;
@@ -10,7 +11,7 @@ mod console;
 mod controls;
 mod coordinator;
 mod deals;
-mod enrich;
+pub mod enrich;
 pub mod error;
 pub mod filters;
 mod health;
@@ -34,7 +35,7 @@ use crate::state::AppState;
 /// One route family behind a box: the composed filter's type stays flat, so the compiler
 /// does not build (and the test build does not build twice) one giant nested type out of
 /// every route. Dispatch through a box costs a pointer call per family; the hottest paths
-/// (the keyless files, `/mcp`) never enter warp.
+/// (the keyless files, `/v1/enrich`, `/mcp`) never enter warp.
 type Family = BoxedFilter<(Box<dyn Reply>,)>;
 
 fn family<F, R>(filter: F) -> Family
@@ -49,7 +50,6 @@ where
 pub fn routes(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = std::convert::Infallible> + Clone {
     let families = [
         family(health::routes(state.clone())),
-        family(enrich::routes(state.clone())),
         family(login::routes(state.clone())),
         family(client_config::routes(state.clone())),
         family(deals::routes(state.clone())),
@@ -68,10 +68,9 @@ pub fn routes(state: AppState) -> impl Filter<Extract = (impl Reply,), Error = s
         family(api_doc::routes()),
         family(prometheus::routes(state)),
     ];
-    // Folded from the right: `health.or(enrich.or(login.or(…)))`. A request is tried against
-    // the families in this order either way, but it passes one boxed `Or` per family tried
-    // before its own, so the keyed route (`/v1/enrich`, second) costs two levels, not all
-    // nineteen, of boxed futures.
+    // Folded from the right: `health.or(login.or(client_config.or(…)))`. A request is tried
+    // against the families in this order either way, but it passes one boxed `Or` per family
+    // tried before its own, not one per family in the list.
     let [outer @ .., innermost] = families;
     outer.into_iter().rev().fold(innermost, |rest, first| first.or(rest).unify().boxed()).recover(error::recover)
 }

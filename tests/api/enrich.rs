@@ -149,6 +149,17 @@ async fn bad_lookups_are_400_and_unknown_ones_404() {
     assert_envelope(res, 404, "no_signal").await;
     let same = format!("domain={domain}&ticker={}", ticker_of(&company));
     assert_eq!(enrich(&app, &same, Some(&key)).await.status(), 200, "both naming the same company is fine");
+    // A credential header that is not visible ASCII is a bad request, not a missing key.
+    let garbled =
+        reqwest::header::HeaderValue::from_bytes(b"Bearer gtms_\xff\xfe").expect("obs-text is a header value");
+    let res = app
+        .client
+        .get(app.url(&format!("/v1/enrich?{same}")))
+        .header("authorization", garbled)
+        .send()
+        .await
+        .expect("request");
+    assert_envelope(res, 400, "bad_request").await;
     app.stop().await;
 }
 

@@ -159,16 +159,21 @@ fn every_declared_warp_route_is_in_the_table() {
 }
 
 #[test]
-fn every_keyless_file_and_mcp_path_has_a_table_route() {
+fn every_path_served_beside_warp_has_a_table_route() {
     let assets = gtms::companies::assets::AssetTable::embedded();
     assert!(!assets.is_empty());
     for path in assets.paths() {
         assert_ne!(label("GET", path), UNMATCHED, "{path} is served but matches no table route");
     }
     let resource = gtms::mcp::RESOURCE_METADATA_PATH;
-    for (method, path) in
-        [("POST", "/mcp"), ("GET", "/mcp"), ("DELETE", "/mcp"), ("GET", "/mcp/guide"), ("GET", resource)]
-    {
+    for (method, path) in [
+        ("POST", "/mcp"),
+        ("GET", "/mcp"),
+        ("DELETE", "/mcp"),
+        ("GET", "/mcp/guide"),
+        ("GET", resource),
+        ("GET", "/v1/enrich"),
+    ] {
         let routed = ROUTES.iter().any(|r| method_name(r.method) == method && r.pattern == path);
         assert!(routed, "{method} {path} is served but missing from the route table");
     }
