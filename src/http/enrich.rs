@@ -55,7 +55,7 @@ pub async fn respond(state: &AppState, headers: &HeaderMap, raw_query: Option<&s
         Ok(auth) => auth,
         Err(_) => return ApiError::BadRequest("Invalid request header \"authorization\"".into()).to_response(),
     };
-    enrich_route(state, auth, query, Some(client)).await
+    enrich_route(state, auth, query, client).await
 }
 
 /// The credential the request presents: the Authorization header when there is one.
@@ -67,12 +67,12 @@ fn presented_key<'a>(auth: Option<&'a str>, query: &'a EnrichQuery) -> Result<&'
     }
 }
 
-async fn enrich_route(state: &AppState, auth: Option<&str>, query: EnrichQuery, client: Option<IpAddr>) -> Response {
+async fn enrich_route(state: &AppState, auth: Option<&str>, query: EnrichQuery, client: IpAddr) -> Response {
     let presented = match presented_key(auth, &query) {
         Ok(k) => k,
         Err(e) => return e.to_response(),
     };
-    let key = match state.api_keys().verify_from(presented, client).await {
+    let key = match state.api_keys().verify_from(presented, Some(client)).await {
         Ok(key) => key,
         Err(AuthError::InvalidCredentials) => {
             return ApiError::Unauthorized("missing or invalid API key".into()).to_response();
