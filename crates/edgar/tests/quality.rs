@@ -17,12 +17,14 @@
 //!   `heldaside_served3.jsonl` (181 the session-17 cards served, seed `gtms-25g`; read in
 //!   session 20 and tuned on in session 23) and `heldaside_served4.jsonl` (200 the first
 //!   session-23 build served, seed `gtms-25h`: measured blind once, then read and tuned on);
+//!   `heldaside_served5.jsonl` (200 the final session-23 cards served, seed `gtms-25i`),
+//!   `release_leads.jsonl` (the 38 statements releases' lead sentences added once their
+//!   datelines were cut, session 23) and `heldaside_served6.jsonl` (200 the session-24 cards
+//!   served, seed `gtms-25j`): each measured blind once, then read and tuned on in session 25;
 //! - the held-aside set, never tuned on, judged blind (the judges saw neither the rules' code
-//!   nor the verdicts): `heldaside_served5.jsonl`, 200 statements the final session-23 cards
-//!   serve, drawn like the others (seed `gtms-25i`: 140 at random over every served statement
-//!   not judged before, 60 more dated 2025 or later) — the precision of what a card shows;
-//!   and `release_leads.jsonl`, the 38 statements that releases' lead sentences added once
-//!   their datelines were cut (session 23), judged the same way.
+//!   nor the verdicts): `heldaside_served7.jsonl`, 200 statements the first session-25 build
+//!   serves, drawn like the others (seed `gtms-25k`: 140 at random over every served statement
+//!   not judged before, 60 more dated 2025 or later) — the precision of what a card shows.
 //!
 //! Prints, per set, kind accuracy (emitted signals of the judged kind), false signals (emitted,
 //! judged no event), the recall of judged triggers and the share of random sentences emitted;
@@ -188,8 +190,10 @@ fn signal_quality_meets_its_budgets_on_the_development_sets_and_reports_the_held
         ("spent: heldaside_served2.jsonl", "heldaside_served2.jsonl"),
         ("spent: heldaside_served3.jsonl", "heldaside_served3.jsonl"),
         ("spent: heldaside_served4.jsonl", "heldaside_served4.jsonl"),
-        ("held aside: heldaside_served5.jsonl", "heldaside_served5.jsonl"),
-        ("held aside: release_leads.jsonl", "release_leads.jsonl"),
+        ("spent: heldaside_served5.jsonl", "heldaside_served5.jsonl"),
+        ("spent: release_leads.jsonl", "release_leads.jsonl"),
+        ("spent: heldaside_served6.jsonl", "heldaside_served6.jsonl"),
+        ("held aside: heldaside_served7.jsonl", "heldaside_served7.jsonl"),
     ] {
         let set = read(file);
         assert!(set.len() >= 30, "{file} has {} sentences", set.len());

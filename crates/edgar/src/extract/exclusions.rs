@@ -1,7 +1,8 @@
 //! What keeps a sentence from being a signal even when it names an event: hedges and
 //! negation (risk factors, conditions), accounting language (policies, charges, fair
 //! values), history and running totals (a career, "to date", figures for several years),
-//! and events told only as background (use of proceeds, "following our acquisition of").
+//! and events told only as background (use of proceeds, "following our acquisition of", a
+//! clause opening with "When").
 //! Each list is matched on the sentence's lowercase words; phrases on its lowercase text.
 
 /// Words that make a sentence conditional, negative, an opinion or a risk.
@@ -76,7 +77,7 @@ const HISTORY: [&str; 7] =
     ["formerly", "since", "respectively", "totaling", "cumulative", "cumulatively", "aggregating"];
 
 /// Phrases (on lowercase text) that mark accounting, history, statistics or background.
-const PHRASES: [&str; 60] = [
+const PHRASES: [&str; 66] = [
     "over the past",
     "over the last",
     "for many years",
@@ -137,6 +138,12 @@ const PHRASES: [&str; 60] = [
     "years ended",
     "to-date",
     "thus far",
+    "cash provided by",
+    "cash used in",
+    "gain on",
+    "loss on",
+    "for example",
+    "for instance",
 ];
 
 /// Whether the words or text exclude the sentence from being a signal.
@@ -148,6 +155,23 @@ pub fn excluded(words: &[String], lower: &str) -> bool {
             || HISTORY.contains(&w)
     }) || PHRASES.iter().any(|p| lower.contains(p))
         || uses_proceeds(words)
+        || words.first().is_some_and(|w| w == "when")
+        || names_many_years(words)
+}
+
+/// Four or more different years in one sentence ("eight new wheelchair models in 2016, nine in
+/// 2017, ...") make a statistic or a history, not one event.
+fn names_many_years(words: &[String]) -> bool {
+    let mut years: Vec<&str> = words
+        .iter()
+        .map(String::as_str)
+        .filter(|w| {
+            w.len() == 4 && (w.starts_with("19") || w.starts_with("20")) && w.bytes().all(|b| b.is_ascii_digit())
+        })
+        .collect();
+    years.sort_unstable();
+    years.dedup();
+    years.len() >= 4
 }
 
 /// "May 1, 2024" and "May 2024" name the month, not a hedge.

@@ -36,12 +36,26 @@ pub const RULES: &[Rule] = &[
     r(Divestiture, "announced|announces|announce .. completion of .. spin-off|separation|sale"),
     r(Divestiture, "pursue|pursuing .. spin-off|separation"),
     r(Divestiture, "completion of .. spin-off|separation"),
+    // What a release says is launched or expanded decides its kind: a partnership ("announced
+    // the launch of a two-year partnership"), a trial ("the expansion of the multi-center CLUE
+    // Trial"), a new subsidiary ("a transformative expansion with the launch of QuantumNexis, a
+    // new subsidiary"), a client relationship ("an expansion of its relationship with Brandes").
+    r(Partnership, "announced|announces|announce .. launch|expansion of .. partnership|collaboration|alliance"),
+    r(Product, "announced|announces|announce .. expansion of .. trial|trials|study|studies"),
+    r(Expansion, "announced|announces|announce .. launch of .. subsidiary|division|business"),
+    r(Customer, "announced|announces|announce .. expansion of its|our|their relationship"),
+    r(Customer, "announced|announces|announce .. customer win|wins"),
     r(Expansion, "announced|announces|announce .. opening|formation of"),
-    r(Expansion, "announced|announces|announce .. expansion of|expand"),
+    r(Expansion, "announced|announces|announce .. expansion of|into|expand"),
+    // "today unveiled the global expansion of its VerifyU platform", before products' "today unveiled".
+    r(Expansion, "today unveiled|unveils .. expansion of|into"),
     r(
         Expansion,
         "signed|entered into .. lease|purchase agreement|agreements for .. facility|building|headquarters|warehouse|plant",
     ),
+    // A property bought under any agreement ("entered into a cooperation agreement with Beijing
+    // Electronics Zone Co., Ltd. for the purchase of a real property").
+    r(Expansion, "entered into .. agreement .. purchase of .. property|building|premises|land|office"),
     // A contract to build or invest in the company's own site ("signed an investment contract
     // with Haikou State High Technology Industry Development Zone to build the EV production
     // facility"), before customers' "signed .. contract".
@@ -62,6 +76,9 @@ pub const RULES: &[Rule] = &[
     // describes ("Coursera partners with over 350 leading university and industry partners").
     dated(Partnership, "collaborates|partners|teams|teamed with"),
     r(Partnership, "announced|announces|announce .. joint venture"),
+    // Warrants or shares given to holders as a dividend ("we issued 3.9 million of warrant
+    // dividends"), before the raise's "issued".
+    r(Dividend, "issued .. warrant|stock|share|special dividend|dividends"),
     // Shares issued as the price of a merger or an acquisition, before capital raises.
     r(Acquisition, "issued .. shares .. to acquire"),
     r(Acquisition, "completion|closing of .. business combination"),
@@ -75,6 +92,7 @@ pub const RULES: &[Rule] = &[
     // sale ("sold 1.7 million shares of Energizer common stock", "sold our entire investment
     // of 1,677,299 shares of Limoneira"); both before the plain "{self} sold .. shares".
     r(CapitalRaise, "sold .. shares of our|its common|ordinary|class|capital|preferred"),
+    r(Divestiture, "sold .. shares of .. ownership|stake|interest in"),
     r(Divestiture, "sold .. shares of _ common"),
     r(Divestiture, "sold .. shares of _ for"),
     r(Divestiture, "sold .. its|our shares|stake|interest in"),
@@ -88,6 +106,14 @@ pub const RULES: &[Rule] = &[
     r(CapitalRaise, "completed|closed .. ipo|ipos"),
     r(CapitalRaise, "entered into .. share|stock|securities|subscription purchase agreement .. investor|investors"),
     r(CapitalRaise, "entered into .. share|stock|securities|subscription purchase agreement with the company"),
+    // The company's own shares sold to investors ("entered into an agreement with certain
+    // non-U.S. investors to sell an aggregate of 15,000,000 shares", "agreed to sell to certain
+    // other investors an aggregate of 100,000 common shares"), before divestitures' "to sell".
+    r(CapitalRaise, "entered into .. agreement .. investors|investor to sell"),
+    r(CapitalRaise, "agreed to sell to .. investors|investor"),
+    // An agreement for an investor to buy the company's own ordinary shares (an equity line with
+    // White Lion Capital), before acquisitions' "share purchase agreement".
+    r(CapitalRaise, "entered into .. ordinary|common share|stock purchase agreement"),
     r(CapitalRaise, "agreed to issue"),
     r(CapitalRaise, "{self} sold .. shares|notes|debentures|units|warrants|adss"),
     r(CapitalRaise, "agreed to sell .. units|shares|notes|adss|warrants"),
@@ -99,6 +125,7 @@ pub const RULES: &[Rule] = &[
     ),
     r(CapitalRaise, "entered into .. indenture"),
     r(CapitalRaise, "entered into .. securities|equity|at-the-market purchase|distribution|sales agreement"),
+    r(CapitalRaise, "closed|closes .. line-of-credit|credit|loan|revolving|term facility|loan|line|note|agreement"),
     r(CapitalRaise, "raised|raises .. million|billion"),
     r(CapitalRaise, "secured|secures .. funding|financing"),
     r(CapitalRaise, "entered|obtained .. loan|credit|revolving|facility|facilities"),
@@ -130,6 +157,7 @@ pub const RULES: &[Rule] = &[
     r(Divestiture, "{self} sold|divested"),
     r(Divestiture, "{self} .. agreed to sell"),
     r(Divestiture, "entered into .. agreement .. to sell"),
+    r(Divestiture, "signed .. agreement .. to sell"),
     r(Divestiture, "spun off"),
     r(Divestiture, "through .. spin-off|spinoff"),
     // Partnerships.
@@ -141,6 +169,13 @@ pub const RULES: &[Rule] = &[
     // Another party distributing the company's products is a partnership, not a customer.
     r(Partnership, "entered into .. distribution agreement"),
     r(Partnership, "announced .. partnership|collaboration|alliance"),
+    // A service or supply the other party provides to the company is a supplier's contract
+    // ("entered into a Master Mining Services Agreement with Blockbreakers, pursuant to which
+    // Blockbreakers agreed to provide the Company with"), and a licence signed is a partnership,
+    // both before customers' "signed .. agreement with".
+    r(Partnership, "entered into .. agreement .. to provide|supply the {self}"),
+    r(Partnership, "entered into .. agreement .. to provide|supply us"),
+    r(Partnership, "signed .. license|licensing|licence agreement"),
     // Customers.
     r(Customer, "{self} .. awarded|won .. contract|contracts|order|orders"),
     r(Customer, "{self} .. selected by"),
@@ -210,7 +245,7 @@ pub const RULES: &[Rule] = &[
     // A new line of business, before products ("launched our single-family rental division").
     r(
         Expansion,
-        "launched .. division|business|segment|warehouse|factory|plant|facility|store|stores|center|centre|subsidiary|field|project|space|brokerage|branch|office",
+        "launched .. division|business|segment|warehouse|factory|plant|facility|store|stores|center|centre|subsidiary|field|project|space|brokerage|branch|office|chain|restaurant|restaurants",
     ),
     // Products.
     r(Product, "{self} .. launched|introduced|unveiled|released"),
@@ -224,6 +259,10 @@ pub const RULES: &[Rule] = &[
     r(
         Regulatory,
         "received|receives|obtained|obtains|secured|secures|granted .. approval|clearance|authorization|designation",
+    ),
+    r(
+        Regulatory,
+        "received|obtained|granted .. operation|operating|business|telecommunications license|licence|permit",
     ),
     r(Regulatory, "fda|ema|fcc|cpuc|ferc|commission|agency|regulators .. approved|cleared|granted"),
     r(Regulatory, "non-prosecution|deferred-prosecution agreement"),
@@ -275,7 +314,8 @@ pub const VETOES: &[Veto] = &[
     v(CapitalRaise, "with .. existing banks|lenders"),
     // Shares paid as a bonus or as the price of something bought, warrants given to lenders or
     // underwriters, and letters under an existing credit agreement are no raise either.
-    v(CapitalRaise, "bonus|bonuses|consideration|underwriter|noteholders|payoff"),
+    v(CapitalRaise, "bonus|bonuses|underwriter|noteholders|payoff"),
+    v(CapitalRaise, "as|in consideration"),
     v(CapitalRaise, "letter agreement"),
     v(CapitalRaise, "amended the|its|our|such"),
     v(CapitalRaise, "benchmark|libor|sofr"),
@@ -296,12 +336,26 @@ pub const VETOES: &[Veto] = &[
     // Several loans told as one, a facility told in a relative clause, shares to an officer.
     v(CapitalRaise, "several|various|multiple loan|loans|agreements|notes|financings"),
     v(CapitalRaise, "which|that was|were entered"),
+    // Warrants exercised by investors, shares as an equity kicker or as debt issuance costs, an
+    // offering's legal opinion, stockholders selling their own shares, and money "raised" by
+    // another company in a relative clause are no raise.
+    v(CapitalRaise, "exercising|exercised .. warrants|options"),
+    v(CapitalRaise, "kicker|expensed|opinion"),
+    v(CapitalRaise, "issuance|transaction costs"),
+    v(CapitalRaise, "selling stockholders|shareholders|securityholders agreed"),
+    v(CapitalRaise, "that|which has|have raised"),
+    // Money the company lends ("a loan agreement with UK Wisdom Limited to provide an
+    // interest-free loan", "to lend $280,000") is no raise of its own.
+    v(CapitalRaise, "to lend"),
+    v(CapitalRaise, "to provide .. loan|loans"),
     // Notes bought back are debt management; running totals and tax withholding are no programme.
     v(Buyback, "repurchase|repurchased|repurchases|repurchasing .. notes|debentures|bonds|debt"),
     v(Buyback, "have|has repurchased"),
     v(Buyback, "withheld|withholding"),
     // Options granted to buy shares and notes bought back at par are no buyback.
     v(Buyback, "granted|grant|option|options"),
+    // Shares taken back to cover employees' taxes on vested awards.
+    v(Buyback, "tax|taxes|vested"),
     v(Buyback, "principal amount"),
     // Litigation and terms of office are no leadership change.
     v(LeadershipChange, "defendant|defendants|plaintiff|plaintiffs|lawsuit|complaint"),
@@ -310,6 +364,8 @@ pub const VETOES: &[Veto] = &[
     v(LeadershipChange, "managing member"),
     // A career told in one sentence ("joined ... as ..., and was appointed ... in 2011").
     v(LeadershipChange, "and was|later|subsequently appointed|promoted|named|elected"),
+    // A scientific or advisory board is no board of directors.
+    v(LeadershipChange, "advisory|scientific board|boards"),
     // Awards, rankings and lists a company or its people are "named" to are no appointment.
     v(
         LeadershipChange,
@@ -331,10 +387,20 @@ pub const VETOES: &[Veto] = &[
     v(Customer, "compensation|salary|employment|advisory|consultant|sharing|premises|copyright|copyrights"),
     v(Customer, "letter agreement"),
     v(Customer, "pledge|loan|loans"),
+    // A sponsor's management contract and a land acquisition agreement are no customer's order.
+    v(Customer, "sponsor|sponsors"),
+    v(Customer, "acquisition agreement"),
+    // A government's grant of reimbursements and an investor-relations firm hired.
+    v(Customer, "reimbursement|reimbursements|contribution agreement"),
+    v(Customer, "investor relations"),
     v(Customer, "to acquire"),
+    // A business model "under" which partners are introduced is a description.
+    v(Partnership, "model|models"),
+    v(Partnership, "terminate|terminated|termination"),
     v(Partnership, "amended|several|various|suppliers"),
     v(Partnership, "third-party manufacturers"),
     v(Hiring, "retain"),
+    v(Hiring, "experts|consultant|consultants|auditor|auditors"),
     // More of a stake already held, the acquired assets' accounting, a running total, something
     // acquired by someone else, the costs of a deal, a renaming: no acquisition.
     v(Acquisition, "acquired|acquire|purchased .. additional"),
@@ -360,8 +426,24 @@ pub const VETOES: &[Veto] = &[
     v(Acquisition, "reincorporation|redomicile|redomiciliation|redomestication"),
     v(Acquisition, "exchange for .. notes|debentures|payables"),
     v(Acquisition, "management team"),
+    // Acquired companies left out of the internal-control assessment, the purchase accounting
+    // completed, shares issued for an acquiree's vested awards, a SPAC's redemption waivers and
+    // commodities bought by weight are no acquisition of a business.
+    v(Acquisition, "conditioned|conditions"),
+    v(Acquisition, "warrants|options to acquire|purchase"),
+    v(Acquisition, "two|three|four|five|six|seven|eight|nine|ten acquisitions|businesses"),
+    v(Acquisition, "internal control|controls"),
+    v(Acquisition, "acquisition accounting"),
+    v(Acquisition, "restricted stock|awards"),
+    v(Acquisition, "waive|redemption rights"),
+    v(Acquisition, "kilograms|ounces|tons|tonnes|barrels"),
     // Restructuring costs are accounting; exiting an agreement or a line sold is no restructuring.
     v(Restructuring, "incurred|costs|charges|expense|expenses"),
+    // A table's note ("(1) Represents activity related to ..."), what a period's charges
+    // included, and offices closed for a while are no restructuring announced.
+    v(Restructuring, "represents|represent|included|temporarily"),
+    v(Restructuring, "primarily related|relates"),
+    v(Restructuring, "exited the fiscal|year|quarter"),
     v(Restructuring, "agreement|agreements"),
     v(Restructuring, "sale of"),
     // A strategy, an initiative or a statement launched is no product.
@@ -377,8 +459,20 @@ pub const VETOES: &[Veto] = &[
     // relative clause.
     v(Product, "report|reports|despite"),
     v(Product, "that|which we|it introduced|launched|released|developed"),
+    // A guideline or policy introduced, a press release released, and a trial's rising costs
+    // are no product news.
+    v(Product, "guideline|guidelines|policy|policies"),
+    v(Product, "press release"),
+    v(Product, "expenses|costs|reserve|reserves"),
     // Money "released from escrow" is no product released.
     v(Product, "released from"),
+    // A subsidiary's dividend to its own holders (a minority's share) is no dividend of the
+    // company's.
+    v(Dividend, "one of .. subsidiaries"),
+    v(Dividend, "non-controlling|noncontrolling"),
+    // Dividends of a whole year told as one ("declared dividends of $0.76 per share" during it).
+    v(Dividend, "approved|declared and paid"),
+    v(Dividend, "year|quarter ended"),
     // A standing dividend rate; an opinion's assumptions; a former business.
     v(Dividend, "dividend rate"),
     v(Dividend, "declared and paid"),
@@ -398,6 +492,7 @@ pub const VETOES: &[Veto] = &[
     v(Restructuring, "payoffs|hedge|includes|include"),
     v(Restructuring, "existing restructuring"),
     v(Restructuring, "disposing|disposal|disposed|sold"),
+    v(Divestiture, "option to purchase"),
     v(Divestiture, "opinion|assumed|former"),
     // Goods sold to customers are sales, not a divestiture.
     v(Divestiture, "customer|customers"),
@@ -406,10 +501,18 @@ pub const VETOES: &[Veto] = &[
     v(Expansion, "for which"),
     // A lease renewed for the same space, or a treasury "expanded", is no expansion.
     v(Expansion, "same|renewal|renewed|renew|extension"),
-    v(Expansion, "treasury|token|tokens|account|accounts"),
+    v(Expansion, "treasury|token|tokens|account|accounts|bitcoin|bitcoin-centric"),
     v(Expansion, "resource|employee|employees"),
+    // An app listed in the app stores and a data-center product are no premises opened.
+    v(Expansion, "app store|stores"),
+    v(Expansion, "launched .. data center|centers"),
     v(Expansion, "costs|expenses|pre-opening"),
+    // Guarantee liabilities settled with a lender and an error corrected in an earlier report are
+    // no regulator's decision.
+    v(Regulatory, "liabilities|guarantee|inadvertently|amounts|payables|receivables"),
     v(Regulatory, "payments"),
+    // A release commenting on a regulator's decision about someone else's product.
+    v(Regulatory, "commented|comments on"),
     v(Regulatory, "psus|rsus|comments|commercializing"),
     v(Regulatory, "shareholder|stockholder|shareholders|stockholders|shareholders'|stockholders'"),
     v(Regulatory, "anti-dilution|down round"),
