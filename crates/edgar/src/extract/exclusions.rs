@@ -2,7 +2,7 @@
 //! negation (risk factors, conditions), accounting language (policies, charges, fair
 //! values), history and running totals (a career, "to date", figures for several years),
 //! and events told only as background (use of proceeds, "following our acquisition of", a
-//! clause opening with "When").
+//! clause opening with "When" or "Prior to").
 //! Each list is matched on the sentence's lowercase words; phrases on its lowercase text.
 
 /// Words that make a sentence conditional, negative, an opinion or a risk.
@@ -41,7 +41,7 @@ const HEDGES: [&str; 31] = [
 ];
 
 /// Words of accounting policy and bookkeeping (and amendments of existing agreements).
-const ACCOUNTING: [&str; 28] = [
+const ACCOUNTING: [&str; 29] = [
     "amendments",
     "recognize",
     "recognized",
@@ -50,6 +50,7 @@ const ACCOUNTING: [&str; 28] = [
     "record",
     "recorded",
     "amendment",
+    "amending",
     "amortization",
     "amortized",
     "depreciation",
@@ -77,7 +78,7 @@ const HISTORY: [&str; 7] =
     ["formerly", "since", "respectively", "totaling", "cumulative", "cumulatively", "aggregating"];
 
 /// Phrases (on lowercase text) that mark accounting, history, statistics or background.
-const PHRASES: [&str; 66] = [
+const PHRASES: [&str; 67] = [
     "over the past",
     "over the last",
     "for many years",
@@ -144,6 +145,7 @@ const PHRASES: [&str; 66] = [
     "loss on",
     "for example",
     "for instance",
+    "currently operate",
 ];
 
 /// Whether the words or text exclude the sentence from being a signal.
@@ -155,7 +157,7 @@ pub fn excluded(words: &[String], lower: &str) -> bool {
             || HISTORY.contains(&w)
     }) || PHRASES.iter().any(|p| lower.contains(p))
         || uses_proceeds(words)
-        || words.first().is_some_and(|w| w == "when")
+        || words.first().is_some_and(|w| w == "when" || w == "prior")
         || names_many_years(words)
 }
 

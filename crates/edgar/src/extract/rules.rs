@@ -45,6 +45,10 @@ pub const RULES: &[Rule] = &[
     r(Expansion, "announced|announces|announce .. launch of .. subsidiary|division|business"),
     r(Customer, "announced|announces|announce .. expansion of its|our|their relationship"),
     r(Customer, "announced|announces|announce .. customer win|wins"),
+    // A filing with China's securities regulator completed, before trials "completed".
+    r(Regulatory, "completed .. csrc filing|filings"),
+    // A voluntary separation programme is a workforce reduction, not a separation of a business.
+    r(Restructuring, "announced|announces|announce .. voluntary separation|retirement"),
     r(Expansion, "announced|announces|announce .. opening|formation of"),
     r(Expansion, "announced|announces|announce .. expansion of|into|expand"),
     // "today unveiled the global expansion of its VerifyU platform", before products' "today unveiled".
@@ -61,6 +65,9 @@ pub const RULES: &[Rule] = &[
     // facility"), before customers' "signed .. contract".
     r(Expansion, "signed|entered .. construction contract|contracts|agreement"),
     r(Expansion, "signed|entered .. investment contract|contracts"),
+    // An investment agreement for the company's own project or to form a joint venture.
+    r(Expansion, "entered into .. project investment agreement"),
+    r(Partnership, "entered into .. agreement .. to form|establish .. joint venture"),
     // A stake bought under an investment agreement is an acquisition.
     r(Acquisition, "signed|entered .. investment agreement"),
     r(Product, "announced|announces|announce .. launch|introduction|availability of"),
@@ -114,6 +121,7 @@ pub const RULES: &[Rule] = &[
     // An agreement for an investor to buy the company's own ordinary shares (an equity line with
     // White Lion Capital), before acquisitions' "share purchase agreement".
     r(CapitalRaise, "entered into .. ordinary|common share|stock purchase agreement"),
+    r(CapitalRaise, "launched .. offering|offerings"),
     r(CapitalRaise, "agreed to issue"),
     r(CapitalRaise, "{self} sold .. shares|notes|debentures|units|warrants|adss"),
     r(CapitalRaise, "agreed to sell .. units|shares|notes|adss|warrants"),
@@ -210,6 +218,9 @@ pub const RULES: &[Rule] = &[
     r(Restructuring, "reduction of|in .. workforce|headcount|employees"),
     r(Restructuring, "wind|winding down"),
     r(Restructuring, "{self} .. discontinued|exited"),
+    // A plan or project called off, and operations ceased.
+    r(Restructuring, "cancelled|canceled|terminated|abandoned .. plan|plans|project|projects|construction"),
+    r(Restructuring, "ceased operation|operations"),
     // Buybacks (before "closed" facilities and dividends: "the Board authorized").
     r(Buyback, "authorized|authorizes|approved|approves|announced|announces .. repurchase|repurchases|buyback"),
     r(Buyback, "{self} .. repurchased"),
@@ -242,6 +253,8 @@ pub const RULES: &[Rule] = &[
         Restructuring,
         "{self} .. closed .. facility|facilities|plant|plants|store|stores|office|offices|operations|locations|centers|sites|restaurants|branches",
     ),
+    // A project launched "in partnership with" another party.
+    r(Partnership, "launched .. in partnership with"),
     // A new line of business, before products ("launched our single-family rental division").
     r(
         Expansion,
@@ -348,9 +361,18 @@ pub const VETOES: &[Veto] = &[
     // interest-free loan", "to lend $280,000") is no raise of its own.
     v(CapitalRaise, "to lend"),
     v(CapitalRaise, "to provide .. loan|loans"),
+    // Earnout shares, advisory warrants, a treasury lock's settlement, a note the company
+    // receives as lender, and an at-the-market total "through the third quarter" are no raise.
+    v(CapitalRaise, "earnout|earn-out|advisory"),
+    v(CapitalRaise, "treasury lock|locks"),
+    v(CapitalRaise, "received a|the promissory"),
+    v(CapitalRaise, "through the first|second|third|fourth quarter"),
     // Notes bought back are debt management; running totals and tax withholding are no programme.
     v(Buyback, "repurchase|repurchased|repurchases|repurchasing .. notes|debentures|bonds|debt"),
-    v(Buyback, "have|has repurchased"),
+    v(Buyback, "have|has|had repurchased"),
+    // Minority interests bought out, shares taken back from employees, an aggregate authority.
+    v(Buyback, "interests|membership|non-controlling|noncontrolling|employee|employees"),
+    v(Buyback, "in the aggregate"),
     v(Buyback, "withheld|withholding"),
     // Options granted to buy shares and notes bought back at par are no buyback.
     v(Buyback, "granted|grant|option|options"),
@@ -430,6 +452,8 @@ pub const VETOES: &[Veto] = &[
     // completed, shares issued for an acquiree's vested awards, a SPAC's redemption waivers and
     // commodities bought by weight are no acquisition of a business.
     v(Acquisition, "conditioned|conditions"),
+    v(Acquisition, "change of control"),
+    v(Acquisition, "attributable"),
     v(Acquisition, "warrants|options to acquire|purchase"),
     v(Acquisition, "two|three|four|five|six|seven|eight|nine|ten acquisitions|businesses"),
     v(Acquisition, "internal control|controls"),
@@ -444,6 +468,9 @@ pub const VETOES: &[Veto] = &[
     v(Restructuring, "represents|represent|included|temporarily"),
     v(Restructuring, "primarily related|relates"),
     v(Restructuring, "exited the fiscal|year|quarter"),
+    v(Restructuring, "exited fiscal"),
+    v(Restructuring, "tsa|tsas"),
+    v(Restructuring, "transition services"),
     v(Restructuring, "agreement|agreements"),
     v(Restructuring, "sale of"),
     // A strategy, an initiative or a statement launched is no product.
@@ -464,6 +491,8 @@ pub const VETOES: &[Veto] = &[
     v(Product, "guideline|guidelines|policy|policies"),
     v(Product, "press release"),
     v(Product, "expenses|costs|reserve|reserves"),
+    // Another party's trial or release (a partner, a county), plans "previously expected", talks.
+    v(Product, "previously|discussions|county|agency|commission|regulator|regulators"),
     // Money "released from escrow" is no product released.
     v(Product, "released from"),
     // A subsidiary's dividend to its own holders (a minority's share) is no dividend of the
@@ -473,6 +502,8 @@ pub const VETOES: &[Veto] = &[
     // Dividends of a whole year told as one ("declared dividends of $0.76 per share" during it).
     v(Dividend, "approved|declared and paid"),
     v(Dividend, "year|quarter ended"),
+    v(Dividend, "in|during fiscal"),
+    v(Dividend, "each of the"),
     // A standing dividend rate; an opinion's assumptions; a former business.
     v(Dividend, "dividend rate"),
     v(Dividend, "declared and paid"),
@@ -492,6 +523,10 @@ pub const VETOES: &[Veto] = &[
     v(Restructuring, "payoffs|hedge|includes|include"),
     v(Restructuring, "existing restructuring"),
     v(Restructuring, "disposing|disposal|disposed|sold"),
+    // Loans sold in the ordinary course, and a sale told in a relative clause (background).
+    v(Divestiture, "loans|receivables|mortgages"),
+    v(Divestiture, "that|which we|it divested|sold"),
+    v(Divestiture, "that|which the company divested|sold"),
     v(Divestiture, "option to purchase"),
     v(Divestiture, "opinion|assumed|former"),
     // Goods sold to customers are sales, not a divestiture.
