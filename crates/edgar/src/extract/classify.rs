@@ -2,14 +2,16 @@
 //! *event pattern*: a verb of something done, announced or scheduled ("completed the
 //! acquisition of", "entered into .. credit agreement", "the Board .. declared .. dividend"),
 //! never by a topic word alone, so descriptions, policies and statistics that merely mention
-//! a topic match nothing. Patterns (in `rules.rs`) are word sequences: `a|b` alternatives,
-//! `word*` a prefix, `_` any one word, `..` a gap of up to `GAP` words, `{self}` the company
-//! (we, the Company, its subsidiary, or the first word of its name). The earliest match in
-//! the sentence wins (the main clause usually comes first); at the same position the rule
-//! listed first wins. Exclusions (hedges, accounting, history) live in `exclusions.rs`.
+//! a topic match nothing. Patterns (in `rules.rs`; vetoes and needs in `vetoes.rs`) are word
+//! sequences: `a|b` alternatives, `word*` a prefix, `_` any one word, `..` a gap of up to `GAP`
+//! words, `{self}` the company (we, the Company, its subsidiary, or the first word of its name).
+//! The earliest match in the sentence wins (the main clause usually comes first); at the same
+//! position the rule listed first wins. Exclusions (hedges, accounting, history) live in
+//! `exclusions.rs`.
 //! The rules are listed in `docs/signal-rules.md`; keep the two in step.
 
-use super::rules::{NEEDS, Need, RULES, Rule, VETOES, Veto};
+use super::rules::{RULES, Rule};
+use super::vetoes::{NEEDS, Need, VETOES, Veto};
 use gtms_companies::domain::SignalKind;
 
 /// Most words a `..` may skip.

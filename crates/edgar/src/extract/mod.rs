@@ -27,6 +27,7 @@ pub mod subsidiaries;
 pub mod subsidiary_mentions;
 pub mod text;
 pub mod titles;
+pub mod vetoes;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{BufWriter, IsTerminal};

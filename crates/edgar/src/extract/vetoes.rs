@@ -1,0 +1,322 @@
+//! What keeps a matched event pattern (`rules.rs`) from counting: vetoes, patterns that anywhere
+//! in the sentence say the event is not of its kind after all, and needs, what an event of a
+//! kind must name somewhere in its sentence. Syntax as in `classify.rs`; each entry is pinned by
+//! a real sentence (`statements.rs` tests, `tests/served_misreadings.rs`).
+
+use gtms_companies::domain::SignalKind::{self, *};
+
+/// A pattern that, found anywhere in a sentence, says its event is not of `kind` after all:
+/// the misreadings a keyword invites (an issuance under an equity plan is no capital raise,
+/// repurchased notes are no buyback, "named as a defendant" is no appointment).
+pub struct Veto {
+    pub kind: SignalKind,
+    pub pattern: &'static str,
+}
+
+const fn v(kind: SignalKind, pattern: &'static str) -> Veto {
+    Veto { kind, pattern }
+}
+
+pub const VETOES: &[Veto] = &[
+    // Shares issued under equity plans, for services, on an exercise or vesting, to directors,
+    // employees or vendors, on a conversion or to settle a debt, or "issued and outstanding"
+    // (an adjective), and a refinancing with the same banks, are no capital raise.
+    v(CapitalRaise, "incentive|option|equity|compensation|award|stock|purchase plan|plans"),
+    v(CapitalRaise, "under .. plan|plans"),
+    v(CapitalRaise, "for|as .. services|compensation"),
+    // Options, warrants and awards exercised or vested (not the underwriters' option of an
+    // offering: "including the full exercise of the underwriters' option to purchase").
+    v(CapitalRaise, "exercise|vesting of .. options|warrants|rsus|awards|restricted"),
+    v(CapitalRaise, "option|options|warrant|warrants exercise|exercises"),
+    v(CapitalRaise, "lease|leases|sublease"),
+    v(CapitalRaise, "to|for .. director|directors|employees|officers|officer|consultants|president|ceo|cfo"),
+    v(CapitalRaise, "award|awards|options|vested|rsu|rsus"),
+    v(CapitalRaise, "option grant|grants"),
+    v(CapitalRaise, "vendor|vendors|satisfaction|convert|conversion|converted|settle|settlement|judgment"),
+    v(CapitalRaise, "issued and outstanding"),
+    v(CapitalRaise, "with .. existing banks|lenders"),
+    // Shares paid as a bonus or as the price of something bought, warrants given to lenders or
+    // underwriters, and letters under an existing credit agreement are no raise either.
+    v(CapitalRaise, "bonus|bonuses|underwriter|noteholders|payoff"),
+    v(CapitalRaise, "as|in consideration"),
+    v(CapitalRaise, "letter agreement"),
+    v(CapitalRaise, "amended the|its|our|such"),
+    v(CapitalRaise, "benchmark|libor|sofr"),
+    // Shares issued at par to holders (a recapitalisation), warrants paid to the placement agent,
+    // an offering's proceeds told as a figure, and loans the company makes are no raise.
+    v(CapitalRaise, "at par"),
+    v(CapitalRaise, "to the placement agent|agents"),
+    v(CapitalRaise, "placement agent's|agents' warrants"),
+    v(CapitalRaise, "amounted|borrowers"),
+    v(CapitalRaise, "remaining shares"),
+    v(CapitalRaise, "modification|amendment agreement"),
+    // Shares paid to consultants and finders, agents' warrants, an investee's own offering and a
+    // covenant on a property are no raise of the company's.
+    v(CapitalRaise, "consultant|consultants|finder|finders|finder's"),
+    v(CapitalRaise, "placement agent warrants"),
+    v(CapitalRaise, "investee|investees"),
+    v(CapitalRaise, "restrictive covenant|covenants"),
+    // Several loans told as one, a facility told in a relative clause, shares to an officer.
+    v(CapitalRaise, "several|various|multiple loan|loans|agreements|notes|financings"),
+    v(CapitalRaise, "which|that was|were entered"),
+    // Warrants exercised by investors, shares as an equity kicker or as debt issuance costs, an
+    // offering's legal opinion, stockholders selling their own shares, and money "raised" by
+    // another company in a relative clause are no raise.
+    v(CapitalRaise, "exercising|exercised .. warrants|options"),
+    v(CapitalRaise, "kicker|expensed|opinion"),
+    v(CapitalRaise, "issuance|transaction costs"),
+    v(CapitalRaise, "selling stockholders|shareholders|securityholders agreed"),
+    v(CapitalRaise, "that|which has|have raised"),
+    // Money the company lends ("a loan agreement with UK Wisdom Limited to provide an
+    // interest-free loan", "to lend $280,000") is no raise of its own.
+    v(CapitalRaise, "to lend"),
+    v(CapitalRaise, "to provide .. loan|loans"),
+    // Earnout shares, advisory warrants, a treasury lock's settlement, a note the company
+    // receives as lender, and an at-the-market total "through the third quarter" are no raise.
+    v(CapitalRaise, "earnout|earn-out|advisory"),
+    v(CapitalRaise, "treasury lock|locks"),
+    v(CapitalRaise, "received a|the promissory"),
+    v(CapitalRaise, "through the first|second|third|fourth quarter"),
+    // A director's own loan, a VIE's contractual loans, and money the company advances.
+    v(CapitalRaise, "our|its director|directors|officer|chairman .. entered"),
+    v(CapitalRaise, "wfoe"),
+    v(CapitalRaise, "and advanced"),
+    // Notes bought back are debt management; running totals and tax withholding are no programme.
+    v(Buyback, "repurchase|repurchased|repurchases|repurchasing .. notes|debentures|bonds|debt"),
+    v(Buyback, "have|has|had repurchased"),
+    // Minority interests bought out, shares taken back from employees, an aggregate authority.
+    v(Buyback, "membership|non-controlling|noncontrolling|employee|employees"),
+    v(Buyback, "in the aggregate"),
+    // An equity line's purchase agreement: the investor buys the company's shares.
+    v(Buyback, "purchase agreement"),
+    v(Buyback, "withheld|withholding"),
+    // Options granted to buy shares and notes bought back at par are no buyback.
+    v(Buyback, "granted|grant|option|options"),
+    // Shares taken back to cover employees' taxes on vested awards.
+    v(Buyback, "tax|taxes|vested"),
+    v(Buyback, "principal amount"),
+    // Litigation and terms of office are no leadership change.
+    v(LeadershipChange, "defendant|defendants|plaintiff|plaintiffs|lawsuit|complaint"),
+    v(LeadershipChange, "hold|holds office"),
+    v(LeadershipChange, "financial expert|experts"),
+    v(LeadershipChange, "managing member"),
+    // A career told in one sentence ("joined ... as ..., and was appointed ... in 2011").
+    v(LeadershipChange, "and was|later|subsequently appointed|promoted|named|elected"),
+    // A scientific or advisory board is no board of directors.
+    v(LeadershipChange, "advisory|scientific board|boards"),
+    // Awards, rankings and lists a company or its people are "named" to are no appointment.
+    v(
+        LeadershipChange,
+        "list|lists|award|awards|honor|honors|honoree|honorees|ranked|ranking|recognized|recognition|finalist|finalists|winner|winners",
+    ),
+    v(LeadershipChange, "named .. leader|leaders|best|top|most|greatest|one"),
+    // Agents and distributors appointed, a term until a successor, an appointment told in a
+    // relative clause: no change of officers.
+    v(LeadershipChange, "agent|agents|distributor|distributors"),
+    v(LeadershipChange, "until a|his|her|their successor"),
+    v(LeadershipChange, "who was|were|has|had been appointed|elected|named"),
+    // The company's own purchases are no customer win.
+    v(Customer, "to purchase|buy|procure"),
+    v(Customer, "purchase|purchases|buy|buys .. from"),
+    // Leases, standstills on the company's own notes, custody of its tokens, and amendments.
+    v(Customer, "lease|rent|standstill|promissory|lender|borrower|custodial|amended|consulting|vendor|supplemental"),
+    // Employment and advisory contracts, shared offices, letters and licences bought are no
+    // customer's order.
+    v(Customer, "compensation|salary|employment|advisory|consultant|sharing|premises|copyright|copyrights"),
+    v(Customer, "letter agreement"),
+    v(Customer, "pledge|loan|loans"),
+    // A sponsor's management contract and a land acquisition agreement are no customer's order.
+    v(Customer, "sponsor|sponsors"),
+    v(Customer, "acquisition agreement"),
+    // A government's grant of reimbursements and an investor-relations firm hired.
+    v(Customer, "reimbursement|reimbursements|contribution agreement"),
+    v(Customer, "investor relations"),
+    // Guarantees given, transfers of equity and agreements with shareholders are no customer's order.
+    v(Customer, "guarantee|guarantors|co-guarantors|shareholder|shareholders|stockholder|stockholders"),
+    v(Customer, "equity|share transfer"),
+    v(Customer, "to acquire"),
+    // A business model "under" which partners are introduced is a description.
+    v(Partnership, "model|models"),
+    v(Partnership, "terminate|terminated|termination"),
+    // An award named for a partnership, and a subsidiary that is a limited partnership.
+    v(Partnership, "award|awards"),
+    v(Partnership, "limited partnership"),
+    v(Partnership, "amended|several|various|suppliers"),
+    v(Partnership, "third-party manufacturers"),
+    v(Hiring, "retain"),
+    v(Hiring, "experts|consultant|consultants|auditor|auditors"),
+    // More of a stake already held, the acquired assets' accounting, a running total, something
+    // acquired by someone else, the costs of a deal, a renaming: no acquisition.
+    v(Acquisition, "acquired|acquire|purchased .. additional"),
+    v(Acquisition, "assets|liabilities acquired"),
+    v(Acquisition, "the acquired"),
+    v(Acquisition, "had|was|were acquired"),
+    v(Acquisition, "allocation|expenses"),
+    v(Acquisition, "changed its name"),
+    // An acquisition told in a relative clause or as what a closing caused is background.
+    v(Acquisition, "which|that|companies|businesses we|it acquired|acquire"),
+    v(Acquisition, "connection with the .. closing"),
+    v(Acquisition, "assumed"),
+    // Tokens bought for a treasury, a group reorganised under a new holding company, permits,
+    // leases and beneficial ownership are no acquisition of a business.
+    v(Acquisition, "eth|btc|bitcoin|ether|ethereum|token|tokens|trx|bnb|cryptocurrency|cryptocurrencies"),
+    v(Acquisition, "reorganization|reorganisation|permits|lease|beneficial|beneficially"),
+    v(Acquisition, "holding company of"),
+    v(Acquisition, "exchange for .. warrants"),
+    v(Acquisition, "companies|businesses we have|has acquired"),
+    v(Acquisition, "shareholders|stockholders|holders received"),
+    // Several deals told as one, a reincorporation, and notes exchanged are no acquisition.
+    v(Acquisition, "multiple|several|various|numerous businesses|acquisitions|companies"),
+    v(Acquisition, "reincorporation|redomicile|redomiciliation|redomestication"),
+    v(Acquisition, "exchange for .. notes|debentures|payables"),
+    v(Acquisition, "management team"),
+    // Acquired companies left out of the internal-control assessment, the purchase accounting
+    // completed, shares issued for an acquiree's vested awards, a SPAC's redemption waivers and
+    // commodities bought by weight are no acquisition of a business.
+    v(Acquisition, "conditioned|conditions"),
+    v(Acquisition, "change of control"),
+    v(Acquisition, "attributable"),
+    v(Acquisition, "that|which {self} acquired"),
+    v(Acquisition, "sarbanes-oxley"),
+    // An exhibit's title ("Agreement and Plan of Merger, dated November 22, 2015, among ...").
+    v(Acquisition, "merger dated"),
+    v(Acquisition, "warrants|options to acquire|purchase"),
+    v(Acquisition, "two|three|four|five|six|seven|eight|nine|ten acquisitions|businesses"),
+    v(Acquisition, "internal control|controls"),
+    v(Acquisition, "acquisition accounting"),
+    v(Acquisition, "restricted stock|awards"),
+    v(Acquisition, "waive|redemption rights"),
+    v(Acquisition, "kilograms|ounces|tons|tonnes|barrels"),
+    // Restructuring costs are accounting; exiting an agreement or a line sold is no restructuring.
+    v(Restructuring, "incurred|costs|charges|expense|expenses"),
+    // A table's note ("(1) Represents activity related to ..."), what a period's charges
+    // included, and offices closed for a while are no restructuring announced.
+    v(Restructuring, "represents|represent|included|temporarily"),
+    v(Restructuring, "primarily related|relates"),
+    v(Restructuring, "exited the fiscal|year|quarter"),
+    v(Restructuring, "exited fiscal"),
+    v(Restructuring, "tsa|tsas"),
+    // A pension plan or an officer's trading plan terminated is no restructuring.
+    v(Restructuring, "pension|10b5-1"),
+    v(Restructuring, "trading plan|plans"),
+    v(Restructuring, "transition services"),
+    v(Restructuring, "agreement|agreements"),
+    v(Restructuring, "sale of"),
+    // A strategy, an initiative or a statement launched is no product.
+    v(Product, "plan|initiative|initiatives|program|programs|statements|group|groups|activities|campaign|campaigns"),
+    v(Product, "we|company operate|operates"),
+    v(Product, "being released"),
+    v(Product, "feasibility|strategy|commitment"),
+    v(Product, "token|tokens|treasury"),
+    // The company itself launched, and revenue from a launch, are no product news.
+    v(Product, "launched our|the company"),
+    v(Product, "generated|generates revenue|revenues"),
+    // A report published, a launch despite which something else happened, a product told in a
+    // relative clause.
+    v(Product, "report|reports|despite"),
+    v(Product, "that|which we|it introduced|launched|released|developed"),
+    // A guideline or policy introduced, a press release released, and a trial's rising costs
+    // are no product news.
+    v(Product, "guideline|guidelines|policy|policies"),
+    v(Product, "press release"),
+    v(Product, "expenses|costs|reserve|reserves"),
+    // Another party's trial or release (a partner, a county), plans "previously expected", talks.
+    v(Product, "previously|discussions|county|agency|commission|regulator|regulators"),
+    // A chairman's message released, and revenue explained by a launch.
+    v(Product, "message|letter"),
+    v(Product, "due to"),
+    // Money "released from escrow" is no product released.
+    v(Product, "released from"),
+    // A subsidiary's dividend to its own holders (a minority's share) is no dividend of the
+    // company's.
+    v(Dividend, "one of .. subsidiaries"),
+    v(Dividend, "non-controlling|noncontrolling"),
+    // Dividends of a whole year told as one ("declared dividends of $0.76 per share" during it).
+    v(Dividend, "approved|declared and paid"),
+    v(Dividend, "year|quarter ended"),
+    v(Dividend, "in|during fiscal"),
+    v(Dividend, "each of the"),
+    // A standing dividend rate; an opinion's assumptions; a former business.
+    v(Dividend, "dividend rate"),
+    v(Dividend, "declared and paid"),
+    v(Dividend, "has|have declared"),
+    v(Dividend, "accumulated"),
+    v(Dividend, "paid the declared"),
+    // Authority remaining under a programme is a figure, not an event.
+    v(Buyback, "were|was|are|is authorized .. to repurchase"),
+    // Accounting guidance is no company guidance.
+    v(Outlook, "impact|evaluating|adoption|accounting"),
+    // A dividend policy's conditions called guidance.
+    v(Outlook, "vwap|intention"),
+    // Securities sold are treasury management; awards discontinued are compensation.
+    v(Divestiture, "investments|securities"),
+    v(Divestiture, "reorganization|reorganisation|incentive"),
+    v(Restructuring, "granting|awards"),
+    v(Restructuring, "discontinued operations|operation"),
+    // Portfolio exits, hedges discontinued and costs a report "includes" are no restructuring.
+    v(Restructuring, "payoffs|hedge|includes|include"),
+    v(Restructuring, "existing restructuring"),
+    v(Restructuring, "disposing|disposal|disposed|sold"),
+    // Loans sold in the ordinary course, and a sale told in a relative clause (background).
+    v(Divestiture, "loans|receivables|mortgages"),
+    v(Divestiture, "that|which we|it divested|sold"),
+    v(Divestiture, "that|which the company divested|sold"),
+    v(Divestiture, "option to purchase"),
+    // Machinery sold and leased back is a financing, not a sale of the business.
+    v(Divestiture, "leaseback|lease-back"),
+    v(Divestiture, "lease back"),
+    v(Divestiture, "opinion|assumed|former"),
+    // Goods sold to customers are sales, not a divestiture.
+    v(Divestiture, "customer|customers"),
+    // Plants built for customers' contracts; payments under an old settlement; a subsidiary
+    // approved by a court: description and background.
+    v(Expansion, "for which"),
+    // A lease renewed for the same space, or a treasury "expanded", is no expansion.
+    v(Expansion, "same|renewal|renewed|renew|extension"),
+    v(Expansion, "treasury|token|tokens|account|accounts|bitcoin|bitcoin-centric"),
+    v(Expansion, "resource|employee|employees"),
+    // An app listed in the app stores and a data-center product are no premises opened.
+    v(Expansion, "app store|stores"),
+    // A product launched "in all stores".
+    v(Expansion, "in all .. stores"),
+    v(Expansion, "launched .. data center|centers"),
+    v(Expansion, "costs|expenses|pre-opening"),
+    // Guarantee liabilities settled with a lender and an error corrected in an earlier report are
+    // no regulator's decision.
+    v(Regulatory, "liabilities|guarantee|inadvertently|amounts|payables|receivables"),
+    // A note settled in shares, a foundation's court approval.
+    v(Regulatory, "note|notes|foundation"),
+    v(Regulatory, "at a loss"),
+    v(Regulatory, "payments"),
+    // A release commenting on a regulator's decision about someone else's product.
+    v(Regulatory, "commented|comments on"),
+    v(Regulatory, "psus|rsus|comments|commercializing"),
+    v(Regulatory, "shareholder|stockholder|shareholders|stockholders|shareholders'|stockholders'"),
+    v(Regulatory, "anti-dilution|down round"),
+    v(Regulatory, "intercompany|swap|swaps|receivable"),
+    v(Regulatory, "became .. subsidiary"),
+];
+
+/// What an event of `kind` must name somewhere in its sentence: a role for a leadership change
+/// (no "named in several cases", no "promoted through our website"), money or a financing for a
+/// capital raise (no bare "issued 1,000,000 ordinary shares"), a business or an asset for a
+/// sale (no "sold a myriad of food products", no "sold 12.1 million CAD").
+pub struct Need {
+    pub kind: SignalKind,
+    pub pattern: &'static str,
+}
+
+pub const NEEDS: &[Need] = &[
+    Need {
+        kind: LeadershipChange,
+        pattern: "chief|president|director|directors|officer|officers|chairman|chair|chairwoman|chairperson|ceo|cfo|coo|cto|cio|treasurer|secretary|board|counsel|vice|head|controller|executive|executives|evp|svp|dean|partner",
+    },
+    Need {
+        kind: CapitalRaise,
+        pattern: "proceeds|offering|offerings|placement|credit|loan|loans|facility|facilities|notes|note|debentures|debenture|bonds|bond|financing|indenture|underwritten|underwriters|investors|investor|gross|million|billion|price|per|subscription|raise|raised|raising|raises|convertible|term|funding",
+    },
+    Need {
+        kind: Divestiture,
+        pattern: "business|businesses|segment|subsidiary|subsidiaries|division|unit|operations|operation|assets|asset|interest|interests|stake|shares|property|properties|facility|plant|brand|brands|portfolio|spin-off|spinoff|separation|sale|line",
+    },
+];
