@@ -949,7 +949,9 @@ fn a_release_lead_is_read_up_to_600_characters_and_other_sentences_up_to_400() {
     assert_eq!(verdict(&body, "press release", "2026-04-03", Some("Forian Inc.")).kind, None);
 }
 
-/// Session 23's and 24's misreadings of the served draws, in a 10-K (moved from `statements.rs`).
+/// Real sentences blind draws of served cards misread in sessions 23 and 24 (read as 10-K
+/// sentences): whose shares were sold, with whom a share purchase agreement was signed, what a
+/// contract or an option is for, and what is told only as a figure or a plan's terms.
 #[test]
 fn shares_contracts_and_options_are_read_by_what_they_are() {
     for (s, filed, want) in [

@@ -367,9 +367,6 @@ mod tests {
         assert_ne!(assess(notes, "10-K", "2022-11-29", None).map(|a| a.kind), Some(SignalKind::Buyback));
     }
 
-    /// Real sentences a blind draw of served cards misread (docs/signal-rules.md, session 23):
-    /// whose shares were sold, with whom a share purchase agreement was signed, what a contract
-    /// or an option is for, and what is told only as a figure or a plan's terms.
     #[test]
     fn a_date_years_after_the_filing_is_a_term_not_an_event_date() {
         let s = "In 2023, we entered into a lease agreement for our headquarters that runs through December 2096.";
