@@ -99,7 +99,9 @@ pub const RULES: &[Rule] = &[
     // sale ("sold 1.7 million shares of Energizer common stock", "sold our entire investment
     // of 1,677,299 shares of Limoneira"); both before the plain "{self} sold .. shares".
     r(CapitalRaise, "sold .. shares of our|its common|ordinary|class|capital|preferred"),
+    // "sold 833,333 shares of common for $100,000": its own shares, before "shares of _ for".
     r(CapitalRaise, "sold .. shares of common|ordinary|preferred"),
+    // "sold 11.8 million shares of Idorsia LTD (Idorsia), or its 8.3% ownership": a stake.
     r(Divestiture, "sold .. shares of .. ownership|stake|interest in"),
     r(Divestiture, "sold .. shares of _ common"),
     r(Divestiture, "sold .. shares of _ for"),
@@ -122,6 +124,7 @@ pub const RULES: &[Rule] = &[
     // An agreement for an investor to buy the company's own ordinary shares (an equity line with
     // White Lion Capital), before acquisitions' "share purchase agreement".
     r(CapitalRaise, "entered into .. ordinary|common share|stock purchase agreement"),
+    // "the Company launched another offering", before products' "launched".
     r(CapitalRaise, "launched .. offering|offerings"),
     // A PIPE or a financing closed, before acquisitions' "closed .. investment in".
     r(CapitalRaise, "completed|closed .. financing|pipe"),
@@ -136,6 +139,8 @@ pub const RULES: &[Rule] = &[
     ),
     r(CapitalRaise, "entered into .. indenture"),
     r(CapitalRaise, "entered into .. securities|equity|at-the-market purchase|distribution|sales agreement"),
+    // "closed a $10.0 million line-of-credit facility": a financing, before restructuring's
+    // facilities closed.
     r(CapitalRaise, "closed|closes .. line-of-credit|credit|loan|revolving|term facility|loan|line|note|agreement"),
     r(CapitalRaise, "raised|raises .. million|billion"),
     r(CapitalRaise, "secured|secures .. funding|financing"),
@@ -145,6 +150,7 @@ pub const RULES: &[Rule] = &[
     r(Buyback, "{self} .. acquire|acquired|purchase|purchased .. shares of its|our"),
     // Space and property taken on, before acquisitions ("acquired additional premises").
     r(Expansion, "acquired|leased .. additional .. premises|space|square|acres"),
+    // Land rights "acquired … through the acquisition of Jiangxi Huiyi": a company bought.
     r(Acquisition, "acquired .. through the acquisition of"),
     r(Expansion, "acquired|purchased .. land|building|buildings"),
     r(Acquisition, "purchased|acquired .. all .. outstanding"),
@@ -169,6 +175,7 @@ pub const RULES: &[Rule] = &[
     r(Divestiture, "{self} sold|divested"),
     r(Divestiture, "{self} .. agreed to sell"),
     r(Divestiture, "entered into .. agreement .. to sell"),
+    // "signed a share transfer agreement with a third party to sell its 100% equity interest".
     r(Divestiture, "signed .. agreement .. to sell"),
     r(Divestiture, "spun off"),
     r(Divestiture, "through .. spin-off|spinoff"),
@@ -277,6 +284,8 @@ pub const RULES: &[Rule] = &[
         Regulatory,
         "received|receives|obtained|obtains|secured|secures|granted .. approval|clearance|authorization|designation",
     ),
+    // An operating licence obtained ("obtained a value-added telecommunications businesses
+    // operation license").
     r(
         Regulatory,
         "received|obtained|granted .. operation|operating|business|telecommunications license|licence|permit",
