@@ -92,7 +92,7 @@ fn month(token: &str) -> Option<u32> {
     MONTHS.iter().find(|(name, _)| *name == token).map(|(_, m)| *m)
 }
 
-fn year(token: &str) -> Option<u32> {
+pub(super) fn year(token: &str) -> Option<u32> {
     let y: u32 = token.parse().ok().filter(|_| token.len() == 4)?;
     (1990..=2099).contains(&y).then_some(y)
 }

@@ -164,13 +164,7 @@ pub fn excluded(words: &[String], lower: &str) -> bool {
 /// Four or more different years in one sentence ("eight new wheelchair models in 2016, nine in
 /// 2017, ...") make a statistic or a history, not one event.
 fn names_many_years(words: &[String]) -> bool {
-    let mut years: Vec<&str> = words
-        .iter()
-        .map(String::as_str)
-        .filter(|w| {
-            w.len() == 4 && (w.starts_with("19") || w.starts_with("20")) && w.bytes().all(|b| b.is_ascii_digit())
-        })
-        .collect();
+    let mut years: Vec<u32> = words.iter().filter_map(|w| super::dates::year(w)).collect();
     years.sort_unstable();
     years.dedup();
     years.len() >= 4
