@@ -78,7 +78,7 @@ const HISTORY: [&str; 7] =
     ["formerly", "since", "respectively", "totaling", "cumulative", "cumulatively", "aggregating"];
 
 /// Phrases (on lowercase text) that mark accounting, history, statistics or background.
-const PHRASES: [&str; 67] = [
+const PHRASES: [&str; 71] = [
     "over the past",
     "over the last",
     "for many years",
@@ -146,6 +146,10 @@ const PHRASES: [&str; 67] = [
     "for example",
     "for instance",
     "currently operate",
+    "short seller",
+    "limited operating history",
+    "statements of cash flows",
+    "from nil",
 ];
 
 /// Whether the words or text exclude the sentence from being a signal.

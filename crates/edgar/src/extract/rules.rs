@@ -47,6 +47,10 @@ pub const RULES: &[Rule] = &[
     r(Customer, "announced|announces|announce .. customer win|wins"),
     // A filing with China's securities regulator completed, before trials "completed".
     r(Regulatory, "completed .. csrc filing|filings"),
+    // The CSRC's notice that a filing is complete ("the CSRC published such Filing Completion
+    // Notice"), before trials' "completed .. trial" ("under the Trial Measures").
+    r(Regulatory, "csrc published|issued"),
+    r(Regulatory, "completed .. filing procedures"),
     // A voluntary separation programme is a workforce reduction, not a separation of a business.
     r(Restructuring, "announced|announces|announce .. voluntary separation|retirement"),
     r(Expansion, "announced|announces|announce .. opening|formation of"),
@@ -75,6 +79,9 @@ pub const RULES: &[Rule] = &[
     r(Customer, "announced|announces|announce .. new contract|contracts|orders"),
     r(Customer, "secured|secures|won|wins .. contract|contracts|order|orders"),
     r(Customer, "concluded|finalized .. contract|contracts"),
+    // A memorandum to sell part of a business is a sale ("signed a non-binding memorandum of
+    // understanding for GE Steam Power to sell a part of its nuclear activities to EDF").
+    r(Divestiture, "signed|entered .. memorandum|mou .. to sell"),
     r(
         Partnership,
         "enters|entered|signs|signed|forms|sign .. partnership|collaboration|alliance|mou|memorandum|cooperation",
@@ -126,6 +133,11 @@ pub const RULES: &[Rule] = &[
     r(CapitalRaise, "entered into .. ordinary|common share|stock purchase agreement"),
     // "the Company launched another offering", before products' "launched".
     r(CapitalRaise, "launched .. offering|offerings"),
+    // An investor's investment in the company is a raise ("Meridian completed a strategic
+    // initial investment in our company"); the company's own in another a stake bought ("made a
+    // $100.0 million cornerstone investment in ADNOC Drilling"), before an IPO it names.
+    r(CapitalRaise, "completed|closed|made .. investment in our|the company"),
+    r(Acquisition, "made .. cornerstone|strategic|minority|equity investment in"),
     // A PIPE or a financing closed, before acquisitions' "closed .. investment in".
     r(CapitalRaise, "completed|closed .. financing|pipe"),
     r(CapitalRaise, "agreed to issue"),
@@ -145,6 +157,12 @@ pub const RULES: &[Rule] = &[
     r(CapitalRaise, "raised|raises .. million|billion"),
     r(CapitalRaise, "secured|secures .. funding|financing"),
     r(CapitalRaise, "entered|obtained .. loan|credit|revolving|facility|facilities"),
+    // Rights bought to broadcast or distribute another's work are a licence ("acquired the
+    // broadcast right of On the Way from All In One Media Ltd"), no company bought.
+    r(
+        Partnership,
+        "acquired|purchased .. broadcast|broadcasting|streaming|distribution|licensing|license right|rights",
+    ),
     // Buying back its own shares, before acquisitions ("the Company acquired 663,380 shares of
     // its common stock").
     r(Buyback, "{self} .. acquire|acquired|purchase|purchased .. shares of its|our"),
@@ -155,10 +173,16 @@ pub const RULES: &[Rule] = &[
     r(Expansion, "acquired|purchased .. land|building|buildings"),
     r(Acquisition, "purchased|acquired .. all .. outstanding"),
     r(Expansion, "acquired|purchased .. production line|lines"),
+    // The same agreement "for the sale of" a subsidiary is the company selling it.
+    r(Divestiture, "entered into .. purchase agreement for the sale of"),
     r(Acquisition, "entered into .. share purchase agreement"),
     r(Partnership, "under|through|via the joint venture .. {self} acquired|invested|formed"),
     // Acquisitions ("we expanded our operations in Europe in 2020 with the addition of Lixoft").
     r(Acquisition, "expanded .. with the addition|acquisition of"),
+    // "expanded our presence in Texas by acquiring Endeavour Marina", "expanded our
+    // international operations as a result of the closing of the Aetna Acquisition".
+    r(Acquisition, "expanded .. by acquiring|purchasing"),
+    r(Acquisition, "expanded .. as a result of .. acquisition|acquisitions|merger"),
     r(Acquisition, "completed|completes|closed|closes|announced|consummated .. acquisition|acquisitions|merger"),
     r(Acquisition, "completed|completes|closed|closes .. investment in"),
     r(Acquisition, "{self} .. acquired"),
@@ -266,6 +290,10 @@ pub const RULES: &[Rule] = &[
     ),
     // A project launched "in partnership with" another party.
     r(Partnership, "launched .. in partnership with"),
+    // A service, platform or app launched is a product ("walmart.com launched its Site to Store
+    // service", "launched our first automotive products supply chain cloud platform"), before a
+    // line of business's "launched .. store|chain".
+    r(Product, "launched .. service|platform|platforms|app|application|website"),
     // A new line of business, before products ("launched our single-family rental division").
     r(
         Expansion,

@@ -81,6 +81,14 @@ pub const VETOES: &[Veto] = &[
     v(CapitalRaise, "our|its director|directors|officer|chairman .. entered"),
     v(CapitalRaise, "wfoe"),
     v(CapitalRaise, "and advanced"),
+    // Warrants given to a holder or to an IPO's underwriters with no money raised, shares paid
+    // as an acquisition's price, a credit agreement modified, and "offering" as a participle
+    // ("offering students and schools innovative ... solutions") are no raise.
+    v(CapitalRaise, "issued _ warrants|share purchase warrants"),
+    v(CapitalRaise, "warrants to purchase .. to underwriters|underwriter"),
+    v(CapitalRaise, "purchase consideration"),
+    v(CapitalRaise, "modification to|of the"),
+    v(CapitalRaise, "offering students|schools|customers|clients|users|patients|consumers|members"),
     // Notes bought back are debt management; running totals and tax withholding are no programme.
     v(Buyback, "repurchase|repurchased|repurchases|repurchasing .. notes|debentures|bonds|debt"),
     v(Buyback, "have|has|had repurchased"),
@@ -95,6 +103,10 @@ pub const VETOES: &[Veto] = &[
     // Shares taken back to cover employees' taxes on vested awards.
     v(Buyback, "tax|taxes|vested"),
     v(Buyback, "principal amount"),
+    // Notes named after their market ("repurchase and retire up to $20 million of the Companys
+    // outstanding Israeli Notes"), and what remains authorized, are no buyback.
+    v(Buyback, "outstanding .. notes|debentures|bonds"),
+    v(Buyback, "remained|remain|remains authorized|available"),
     // Litigation and terms of office are no leadership change.
     v(LeadershipChange, "defendant|defendants|plaintiff|plaintiffs|lawsuit|complaint"),
     v(LeadershipChange, "hold|holds office"),
@@ -115,6 +127,7 @@ pub const VETOES: &[Veto] = &[
     v(LeadershipChange, "agent|agents|distributor|distributors"),
     v(LeadershipChange, "until a|his|her|their successor"),
     v(LeadershipChange, "who was|were|has|had been appointed|elected|named"),
+    v(LeadershipChange, "who resigned|retired"),
     // The company's own purchases are no customer win.
     v(Customer, "to purchase|buy|procure"),
     v(Customer, "purchase|purchases|buy|buys .. from"),
@@ -187,6 +200,10 @@ pub const VETOES: &[Veto] = &[
     v(Acquisition, "restricted stock|awards"),
     v(Acquisition, "waive|redemption rights"),
     v(Acquisition, "kilograms|ounces|tons|tonnes|barrels"),
+    // Executives kept "from when we acquired" a business (background), and equipment bought
+    // under a procurement agreement.
+    v(Acquisition, "from when {self} acquired"),
+    v(Acquisition, "procurement agreement|contract"),
     // Restructuring costs are accounting; exiting an agreement or a line sold is no restructuring.
     v(Restructuring, "incurred|costs|charges|expense|expenses"),
     // A table's note ("(1) Represents activity related to ..."), what a period's charges
@@ -227,6 +244,13 @@ pub const VETOES: &[Veto] = &[
     v(Product, "due to"),
     // Money "released from escrow" is no product released.
     v(Product, "released from"),
+    // Value released from preferred stock, training for the company's own managers, and a
+    // filing completed under a regulator's "Trial Measures" are no product either.
+    v(Product, "released _ million|billion"),
+    v(Product, "leadership training"),
+    v(Product, "trial measures"),
+    // An app listed in the app stores (judged no launch, as for expansion below).
+    v(Product, "app store|stores"),
     // A subsidiary's dividend to its own holders (a minority's share) is no dividend of the
     // company's.
     v(Dividend, "one of .. subsidiaries"),
@@ -242,6 +266,9 @@ pub const VETOES: &[Veto] = &[
     v(Dividend, "has|have declared"),
     v(Dividend, "accumulated"),
     v(Dividend, "paid the declared"),
+    // A rights plan's "dividend of one preferred share purchase right" is no cash dividend.
+    v(Dividend, "purchase right|rights"),
+    v(Dividend, "rights agreement|plan"),
     // Authority remaining under a programme is a figure, not an event.
     v(Buyback, "were|was|are|is authorized .. to repurchase"),
     // Accounting guidance is no company guidance.
@@ -257,6 +284,8 @@ pub const VETOES: &[Veto] = &[
     v(Restructuring, "payoffs|hedge|includes|include"),
     v(Restructuring, "existing restructuring"),
     v(Restructuring, "disposing|disposal|disposed|sold"),
+    // Shares cancelled ("cancelled 6,500,000 shares issued under the Plan") are no plan called off.
+    v(Restructuring, "cancelled|canceled _ shares"),
     // Loans sold in the ordinary course, and a sale told in a relative clause (background).
     v(Divestiture, "loans|receivables|mortgages"),
     v(Divestiture, "that|which we|it divested|sold"),
@@ -268,6 +297,9 @@ pub const VETOES: &[Veto] = &[
     v(Divestiture, "opinion|assumed|former"),
     // Goods sold to customers are sales, not a divestiture.
     v(Divestiture, "customer|customers"),
+    // A holder selling the company's shares it owns ("the 12,000,000 shares of Common Stock of
+    // the Company owned by Seller") is no sale of the company's.
+    v(Divestiture, "{self} owned by"),
     // Plants built for customers' contracts; payments under an old settlement; a subsidiary
     // approved by a court: description and background.
     v(Expansion, "for which"),
