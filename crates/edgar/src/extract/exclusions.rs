@@ -78,7 +78,7 @@ const HISTORY: [&str; 7] =
     ["formerly", "since", "respectively", "totaling", "cumulative", "cumulatively", "aggregating"];
 
 /// Phrases (on lowercase text) that mark accounting, history, statistics or background.
-const PHRASES: [&str; 71] = [
+const PHRASES: [&str; 76] = [
     "over the past",
     "over the last",
     "for many years",
@@ -150,6 +150,11 @@ const PHRASES: [&str; 71] = [
     "limited operating history",
     "statements of cash flows",
     "from nil",
+    "the increase was",
+    "the decrease was",
+    "was attributable to",
+    "were attributable to",
+    "primarily due to",
 ];
 
 /// Whether the words or text exclude the sentence from being a signal.
@@ -163,6 +168,42 @@ pub fn excluded(words: &[String], lower: &str) -> bool {
         || uses_proceeds(words)
         || words.first().is_some_and(|w| w == "when" || w == "prior")
         || names_many_years(words)
+        || opens_with_a_figure(words)
+}
+
+/// Nouns of figures and bookkeeping that, as the sentence's opening subject ("The increase
+/// was ...", "The fiscal 2020 amount for Mr. Kulas represents ...", "Our net income ... was
+/// primarily attributable to ..."), make it an explanation of a figure, not an event.
+const FIGURE_SUBJECTS: [&str; 20] = [
+    "increase",
+    "decrease",
+    "decline",
+    "change",
+    "changes",
+    "amount",
+    "amounts",
+    "activities",
+    "net",
+    "cost",
+    "costs",
+    "revenue",
+    "revenues",
+    "income",
+    "loss",
+    "losses",
+    "expense",
+    "expenses",
+    "fiscal",
+    "balance",
+];
+
+fn opens_with_a_figure(words: &[String]) -> bool {
+    match words {
+        [det, noun, ..] => {
+            matches!(det.as_str(), "the" | "our" | "this" | "these" | "its") && FIGURE_SUBJECTS.contains(&noun.as_str())
+        }
+        _ => false,
+    }
 }
 
 /// Four or more different years in one sentence ("eight new wheelchair models in 2016, nine in
@@ -213,6 +254,7 @@ mod tests {
             "Our solutions have been installed in more than 475 million vehicles to date.",
             "Using the net proceeds, plus cash on hand, we repaid certain term loans and financed the acquisition of Brocade.",
             "Following our acquisition of Ventus, IoT Solutions is comprised of two reporting units.",
+            "Our net income for the year ended December 31, 2023 was driven by Alpha Mind, a subsidiary we bought in June 2023.",
         ] {
             assert!(ex(s), "{s}");
         }
@@ -225,6 +267,7 @@ mod tests {
             "In fiscal year 2023, we announced the acquisition of Smart Apply, Inc., a precision spraying equipment company.",
             "Jeff Krupp, age 52, joined the Company as Senior Vice President, Human Resources, on March 28, 2022.",
             "On May 1, 2024, we opened a new distribution center in Columbus, Ohio, adding 300 jobs.",
+            "The Company acquired Flooring Liquidators, Inc. (Flooring Liquidators) in January 2023.",
         ] {
             assert!(!ex(s), "{s}");
         }

@@ -49,7 +49,7 @@ pub const RULES: &[Rule] = &[
     r(Regulatory, "completed .. csrc filing|filings"),
     // The CSRC's notice that a filing is complete ("the CSRC published such Filing Completion
     // Notice"), before trials' "completed .. trial" ("under the Trial Measures").
-    r(Regulatory, "csrc published|issued"),
+    r(Regulatory, "csrc published|issued .. notice|notification"),
     r(Regulatory, "completed .. filing procedures"),
     // A voluntary separation programme is a workforce reduction, not a separation of a business.
     r(Restructuring, "announced|announces|announce .. voluntary separation|retirement"),
@@ -74,7 +74,7 @@ pub const RULES: &[Rule] = &[
     r(Partnership, "entered into .. agreement .. to form|establish .. joint venture"),
     // A stake bought under an investment agreement is an acquisition.
     r(Acquisition, "signed|entered .. investment agreement"),
-    r(Product, "announced|announces|announce .. launch|introduction|availability of"),
+    r(Product, "announced|announces|announce .. launch|introduction|availability|release of"),
     r(Product, "today unveiled|unveils|launched|launches|introduced|introduces|debuted|debuts"),
     r(Customer, "announced|announces|announce .. new contract|contracts|orders"),
     r(Customer, "secured|secures|won|wins .. contract|contracts|order|orders"),
@@ -170,7 +170,7 @@ pub const RULES: &[Rule] = &[
     r(Expansion, "acquired|leased .. additional .. premises|space|square|acres"),
     // Land rights "acquired … through the acquisition of Jiangxi Huiyi": a company bought.
     r(Acquisition, "acquired .. through the acquisition of"),
-    r(Expansion, "acquired|purchased .. land|building|buildings"),
+    r(Expansion, "acquired|purchased .. land|building|buildings|site"),
     r(Acquisition, "purchased|acquired .. all .. outstanding"),
     r(Expansion, "acquired|purchased .. production line|lines"),
     // The same agreement "for the sale of" a subsidiary is the company selling it.
@@ -189,6 +189,9 @@ pub const RULES: &[Rule] = &[
     r(Acquisition, "closing of .. acquisition|merger"),
     r(Acquisition, "agreed|agreement to acquire|merge"),
     dated(Acquisition, "{self} .. acquires"),
+    // Rights acquired under a licence ("entered into the Inventor License Agreement to acquire
+    // global rights").
+    r(Partnership, "entered into .. license|licensing|licence agreement to acquire"),
     r(Acquisition, "entered into .. agreement .. to acquire"),
     r(Acquisition, "entered into .. merger agreement"),
     r(Acquisition, "agreement and plan of merger"),
@@ -301,7 +304,9 @@ pub const RULES: &[Rule] = &[
     ),
     // Products.
     r(Product, "{self} .. launched|introduced|unveiled|released"),
-    r(Product, "began shipping|selling"),
+    // The company's own shipments ("Vivo began shipping Dolby Vision Capture phones" is a
+    // customer's).
+    r(Product, "{self} .. began shipping|selling"),
     r(Product, "commercial launch|availability"),
     r(Product, "began|initiated|completed .. enrollment|trial|study"),
     r(Product, "reported|announced .. positive|topline|top-line .. results|data"),

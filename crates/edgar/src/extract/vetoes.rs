@@ -89,6 +89,17 @@ pub const VETOES: &[Veto] = &[
     v(CapitalRaise, "purchase consideration"),
     v(CapitalRaise, "modification to|of the"),
     v(CapitalRaise, "offering students|schools|customers|clients|users|patients|consumers|members"),
+    // Shares to an acquired company's founders, to a 401(k) plan as matching contributions, to
+    // warrant holders or a consultant, on a holder's warrant exercised (not the underwriters'
+    // over-allotment option), or for debt exchanged, and an
+    // at-the-market total "has offered and sold", raise no money.
+    v(CapitalRaise, "founder|founders|consulting"),
+    v(CapitalRaise, "401 k"),
+    v(CapitalRaise, "matching contribution|contributions"),
+    v(CapitalRaise, "warrant holder|holders"),
+    v(CapitalRaise, "exercised its|their warrant"),
+    v(CapitalRaise, "exchange of .. debt|notes|debentures"),
+    v(CapitalRaise, "has|have offered and sold"),
     // Notes bought back are debt management; running totals and tax withholding are no programme.
     v(Buyback, "repurchase|repurchased|repurchases|repurchasing .. notes|debentures|bonds|debt"),
     v(Buyback, "have|has|had repurchased"),
@@ -128,6 +139,8 @@ pub const VETOES: &[Veto] = &[
     v(LeadershipChange, "until a|his|her|their successor"),
     v(LeadershipChange, "who was|were|has|had been appointed|elected|named"),
     v(LeadershipChange, "who resigned|retired"),
+    // A compensation table's note ("represents the minimum fiscal 2020 STI payout").
+    v(LeadershipChange, "represents|payout|payouts"),
     // The company's own purchases are no customer win.
     v(Customer, "to purchase|buy|procure"),
     v(Customer, "purchase|purchases|buy|buys .. from"),
@@ -148,6 +161,10 @@ pub const VETOES: &[Veto] = &[
     v(Customer, "guarantee|guarantors|co-guarantors|shareholder|shareholders|stockholder|stockholders"),
     v(Customer, "equity|share transfer"),
     v(Customer, "to acquire"),
+    // Payments the company makes, a supplier's contract, software built for its own use.
+    v(Customer, "monthly payments|payment"),
+    v(Customer, "supplier|suppliers"),
+    v(Customer, "for internal use"),
     // A business model "under" which partners are introduced is a description.
     v(Partnership, "model|models"),
     v(Partnership, "terminate|terminated|termination"),
@@ -204,6 +221,8 @@ pub const VETOES: &[Veto] = &[
     // under a procurement agreement.
     v(Acquisition, "from when {self} acquired"),
     v(Acquisition, "procurement agreement|contract"),
+    // A VIE taken in-house from its nominee shareholders is a reorganisation.
+    v(Acquisition, "nominee shareholders|shareholder"),
     // Restructuring costs are accounting; exiting an agreement or a line sold is no restructuring.
     v(Restructuring, "incurred|costs|charges|expense|expenses"),
     // A table's note ("(1) Represents activity related to ..."), what a period's charges
@@ -251,6 +270,9 @@ pub const VETOES: &[Veto] = &[
     v(Product, "trial measures"),
     // An app listed in the app stores (judged no launch, as for expansion below).
     v(Product, "app store|stores"),
+    // Results awaited, a staff survey, a competitor's launch.
+    v(Product, "awaiting|survey|surveys"),
+    v(Product, "competitor|competitors|undifferentiated"),
     // A subsidiary's dividend to its own holders (a minority's share) is no dividend of the
     // company's.
     v(Dividend, "one of .. subsidiaries"),
@@ -286,6 +308,8 @@ pub const VETOES: &[Veto] = &[
     v(Restructuring, "disposing|disposal|disposed|sold"),
     // Shares cancelled ("cancelled 6,500,000 shares issued under the Plan") are no plan called off.
     v(Restructuring, "cancelled|canceled _ shares"),
+    // VIEs no longer consolidated ("for which we had been deemed to be the primary beneficiary").
+    v(Restructuring, "primary beneficiary"),
     // Loans sold in the ordinary course, and a sale told in a relative clause (background).
     v(Divestiture, "loans|receivables|mortgages"),
     v(Divestiture, "that|which we|it divested|sold"),
@@ -300,6 +324,9 @@ pub const VETOES: &[Veto] = &[
     // A holder selling the company's shares it owns ("the 12,000,000 shares of Common Stock of
     // the Company owned by Seller") is no sale of the company's.
     v(Divestiture, "{self} owned by"),
+    // A bank's foreclosed property ("real estate owned") and goods sold are no business sold.
+    v(Divestiture, "real estate owned"),
+    v(Divestiture, "goods|merchandise"),
     // Plants built for customers' contracts; payments under an old settlement; a subsidiary
     // approved by a court: description and background.
     v(Expansion, "for which"),
