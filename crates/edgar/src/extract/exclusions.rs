@@ -78,7 +78,7 @@ const HISTORY: [&str; 7] =
     ["formerly", "since", "respectively", "totaling", "cumulative", "cumulatively", "aggregating"];
 
 /// Phrases (on lowercase text) that mark accounting, history, statistics or background.
-const PHRASES: [&str; 76] = [
+const PHRASES: [&str; 81] = [
     "over the past",
     "over the last",
     "for many years",
@@ -155,6 +155,11 @@ const PHRASES: [&str; 76] = [
     "was attributable to",
     "were attributable to",
     "primarily due to",
+    ", launched in",
+    "functional currency",
+    "continued its strategy",
+    "continued our strategy",
+    "emerging growth company",
 ];
 
 /// Whether the words or text exclude the sentence from being a signal.

@@ -51,6 +51,7 @@ pub const RULES: &[Rule] = &[
     // Notice"), before trials' "completed .. trial" ("under the Trial Measures").
     r(Regulatory, "csrc published|issued .. notice|notification"),
     r(Regulatory, "completed .. filing procedures"),
+    r(Regulatory, "received .. notice|notification from the csrc"),
     // A voluntary separation programme is a workforce reduction, not a separation of a business.
     r(Restructuring, "announced|announces|announce .. voluntary separation|retirement"),
     r(Expansion, "announced|announces|announce .. opening|formation of"),
@@ -73,6 +74,8 @@ pub const RULES: &[Rule] = &[
     r(Expansion, "entered into .. project investment agreement"),
     r(Partnership, "entered into .. agreement .. to form|establish .. joint venture"),
     // A stake bought under an investment agreement is an acquisition.
+    // A "strategic investment agreement" is a partnership; other investment agreements a stake.
+    r(Partnership, "signed|entered .. strategic investment agreement"),
     r(Acquisition, "signed|entered .. investment agreement"),
     r(Product, "announced|announces|announce .. launch|introduction|availability|release of"),
     r(Product, "today unveiled|unveils|launched|launches|introduced|introduces|debuted|debuts"),
@@ -114,6 +117,11 @@ pub const RULES: &[Rule] = &[
     r(Divestiture, "sold .. shares of _ for"),
     r(Divestiture, "sold .. its|our shares|stake|interest in"),
     r(Divestiture, "sold .. entire|remaining investment|stake|interest|holding|holdings"),
+    // "sold all shares held for a total of $42.7 million": a holding sold, before the raise's
+    // "{self} sold .. shares".
+    r(Divestiture, "sold all shares|stock held"),
+    // "agreed to sell all of its shares in REIT Holdings", before the raise's "agreed to sell".
+    r(Divestiture, "agreed to sell .. its|our shares|stake|interest in"),
     // Capital raises.
     r(CapitalRaise, "{self} .. issued .. notes|shares|debentures|bonds|stock|warrants|units|securities"),
     r(CapitalRaise, "issued and sold"),
@@ -173,6 +181,9 @@ pub const RULES: &[Rule] = &[
     r(Expansion, "acquired|purchased .. land|building|buildings|site"),
     r(Acquisition, "purchased|acquired .. all .. outstanding"),
     r(Expansion, "acquired|purchased .. production line|lines"),
+    // Mining machines bought ("purchased 1,050 used ASIC miners"), before customers' "entered
+    // into .. services agreement" later in the sentence.
+    r(Expansion, "acquired|purchased .. miners"),
     // The same agreement "for the sale of" a subsidiary is the company selling it.
     r(Divestiture, "entered into .. purchase agreement for the sale of"),
     r(Acquisition, "entered into .. share purchase agreement"),
@@ -255,6 +266,8 @@ pub const RULES: &[Rule] = &[
     r(Restructuring, "reduced|reduce .. workforce|headcount"),
     r(Restructuring, "reduction of|in .. workforce|headcount|employees"),
     r(Restructuring, "wind|winding down"),
+    // "The exit of the Spain facility was complete … and we sold the Spain facility".
+    r(Restructuring, "exit of the .. facility|facilities|plant|plants|operations|office|offices"),
     r(Restructuring, "{self} .. discontinued|exited"),
     // A plan or project called off, and operations ceased.
     r(Restructuring, "cancelled|canceled|terminated|abandoned .. plan|plans|project|projects|construction"),
@@ -292,7 +305,7 @@ pub const RULES: &[Rule] = &[
         "{self} .. closed .. facility|facilities|plant|plants|store|stores|office|offices|operations|locations|centers|sites|restaurants|branches",
     ),
     // A project launched "in partnership with" another party.
-    r(Partnership, "launched .. in partnership with"),
+    r(Partnership, "launched .. in partnership|collaboration with"),
     // A service, platform or app launched is a product ("walmart.com launched its Site to Store
     // service", "launched our first automotive products supply chain cloud platform"), before a
     // line of business's "launched .. store|chain".
@@ -323,7 +336,7 @@ pub const RULES: &[Rule] = &[
         Regulatory,
         "received|obtained|granted .. operation|operating|business|telecommunications license|licence|permit",
     ),
-    r(Regulatory, "fda|ema|fcc|cpuc|ferc|commission|agency|regulators .. approved|cleared|granted"),
+    r(Regulatory, "fda|ema|fcc|cpuc|ferc|fdic|occ|commission|agency|regulators .. approved|cleared|granted"),
     r(Regulatory, "non-prosecution|deferred-prosecution agreement"),
     r(Regulatory, "consent decree|order"),
     r(Regulatory, "settlement agreement"),

@@ -100,6 +100,10 @@ pub const VETOES: &[Veto] = &[
     v(CapitalRaise, "exercised its|their warrant"),
     v(CapitalRaise, "exchange of .. debt|notes|debentures"),
     v(CapitalRaise, "has|have offered and sold"),
+    // Shares issued on incorporation under the articles, and notes the company agreed to buy.
+    v(CapitalRaise, "articles of association"),
+    v(CapitalRaise, "{self} agreed to purchase|buy"),
+    v(CapitalRaise, "among other things purchase|buy"),
     // Notes bought back are debt management; running totals and tax withholding are no programme.
     v(Buyback, "repurchase|repurchased|repurchases|repurchasing .. notes|debentures|bonds|debt"),
     v(Buyback, "have|has|had repurchased"),
@@ -118,6 +122,10 @@ pub const VETOES: &[Veto] = &[
     // outstanding Israeli Notes"), and what remains authorized, are no buyback.
     v(Buyback, "outstanding .. notes|debentures|bonds"),
     v(Buyback, "remained|remain|remains authorized|available"),
+    // A programme's running total ("repurchased 352,697 shares through September 30, 2022,
+    // increasing its total treasury shares").
+    v(Buyback, "shares through january|february|march|april|may|june|july|august|september|october|november|december"),
+    v(Buyback, "treasury shares to"),
     // Litigation and terms of office are no leadership change.
     v(LeadershipChange, "defendant|defendants|plaintiff|plaintiffs|lawsuit|complaint"),
     v(LeadershipChange, "hold|holds office"),
@@ -141,6 +149,9 @@ pub const VETOES: &[Veto] = &[
     v(LeadershipChange, "who resigned|retired"),
     // A compensation table's note ("represents the minimum fiscal 2020 STI payout").
     v(LeadershipChange, "represents|payout|payouts"),
+    // Treasury shares retired are no officer retiring.
+    v(LeadershipChange, "retire _ shares"),
+    v(LeadershipChange, "held in treasury"),
     // The company's own purchases are no customer win.
     v(Customer, "to purchase|buy|procure"),
     v(Customer, "purchase|purchases|buy|buys .. from"),
@@ -223,6 +234,9 @@ pub const VETOES: &[Veto] = &[
     v(Acquisition, "procurement agreement|contract"),
     // A VIE taken in-house from its nominee shareholders is a reorganisation.
     v(Acquisition, "nominee shareholders|shareholder"),
+    // A buyer acquiring the company's assets is a sale ("the Buyer agreed to acquire from the
+    // Company the Helix assets").
+    v(Acquisition, "buyer|purchaser agreed to acquire|purchase"),
     // Restructuring costs are accounting; exiting an agreement or a line sold is no restructuring.
     v(Restructuring, "incurred|costs|charges|expense|expenses"),
     // A table's note ("(1) Represents activity related to ..."), what a period's charges
@@ -273,6 +287,7 @@ pub const VETOES: &[Veto] = &[
     // Results awaited, a staff survey, a competitor's launch.
     v(Product, "awaiting|survey|surveys"),
     v(Product, "competitor|competitors|undifferentiated"),
+    v(Product, "starting|beginning .. with the launch"),
     // A subsidiary's dividend to its own holders (a minority's share) is no dividend of the
     // company's.
     v(Dividend, "one of .. subsidiaries"),
@@ -354,6 +369,8 @@ pub const VETOES: &[Veto] = &[
     v(Regulatory, "anti-dilution|down round"),
     v(Regulatory, "intercompany|swap|swaps|receivable"),
     v(Regulatory, "became .. subsidiary"),
+    // Equity awards settled in cash or shares are compensation.
+    v(Regulatory, "awards|tsrus|stock-based"),
 ];
 
 /// What an event of `kind` must name somewhere in its sentence: a role for a leadership change
