@@ -86,6 +86,11 @@ pub async fn start(config: Config) -> Result<RunningApp, AppError> {
 /// As `start`, with the clock everything reads (tests drive a `ManualClock`).
 pub async fn start_with_clock(config: Config, clock: crate::clock::SharedClock) -> Result<RunningApp, AppError> {
     crate::config::check_data_dir(&config.data)?;
+    // The company lookup and the MCP tools are made from the binary alone: on the blocking pool,
+    // while the store opens and the demo workspace loads (issue 27: the two were most of the
+    // time to the first answer).
+    let companies = tokio::task::spawn_blocking(crate::state::CompanyData::embedded);
+    let toolbox = tokio::task::spawn_blocking(crate::mcp::Toolbox::build);
     let data = config.data.clone();
     let store = tokio::task::spawn_blocking(move || Store::open_with_clock(&data, clock)).await??;
     let boot = store.record_boot(store.clock().now_secs()).await?;
@@ -99,7 +104,8 @@ pub async fn start_with_clock(config: Config, clock: crate::clock::SharedClock) 
 
     seed_workspace(&config, &store).await?;
     let (tasks, shutdown) = (TaskTracker::new(), CancellationToken::new());
-    let state = AppState::with_engine(config, store, &tasks, shutdown.clone()).await?;
+    let companies = companies.await?.map_err(crate::state::StateError::from)?;
+    let state = AppState::with_engine(config, store, companies, &tasks, shutdown.clone()).await?;
     restore_rate_windows(&state).await?;
     let scheduler = jobs::Scheduler::start(state.store().clone(), jobs::all(&state))?;
     let scheme = if tls.is_some() { "https" } else { "http" };
@@ -137,7 +143,7 @@ pub async fn start_with_clock(config: Config, clock: crate::clock::SharedClock) 
         }
     });
 
-    let mcp = std::sync::Arc::new(crate::mcp::Mcp::new(state.clone(), addr, shutdown.clone()));
+    let mcp = std::sync::Arc::new(crate::mcp::Mcp::new(state.clone(), toolbox.await?, addr, shutdown.clone()));
     let router = server::Router::new(warp::service(http::routes(state.clone())), state.clone(), mcp);
     let token = shutdown.clone();
     let handle = tokio::spawn(async move {

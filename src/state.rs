@@ -37,6 +37,23 @@ pub enum StateError {
 
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
+/// The embedded company data every face reads: the keyless files and the lookup over them.
+pub struct CompanyData {
+    pub assets: Arc<AssetTable>,
+    pub directory: Arc<Directory>,
+}
+
+impl CompanyData {
+    /// Indexes the embedded files and builds the lookup: tens of milliseconds, made from the
+    /// binary alone, so the server makes it on the blocking pool while its store opens.
+    pub fn embedded() -> Result<Self, DirectoryError> {
+        let assets = Arc::new(AssetTable::embedded());
+        let registry = crate::companies::assets::registry_json().unwrap_or_default();
+        let directory = Arc::new(Directory::build(&registry, &assets)?);
+        Ok(Self { assets, directory })
+    }
+}
+
 #[derive(Clone)]
 pub struct AppState {
     inner: Arc<Inner>,
@@ -75,7 +92,7 @@ impl AppState {
     /// The state of an offline command: no workflow engine runs. The limiters and session
     /// tokens read the store's clock.
     pub async fn new(config: Config, store: Store) -> Result<Self, StateError> {
-        Self::build(config, store, None).await
+        Self::build(config, store, CompanyData::embedded()?, None).await
     }
 
     /// The server's state: built in dependency order — company data, model router, then the
@@ -84,21 +101,21 @@ impl AppState {
     pub async fn with_engine(
         config: Config,
         store: Store,
+        companies: CompanyData,
         tasks: &TaskTracker,
         shutdown: CancellationToken,
     ) -> Result<Self, StateError> {
-        Self::build(config, store, Some((tasks, shutdown))).await
+        Self::build(config, store, companies, Some((tasks, shutdown))).await
     }
 
     async fn build(
         config: Config,
         store: Store,
+        companies: CompanyData,
         engine: Option<(&TaskTracker, CancellationToken)>,
     ) -> Result<Self, StateError> {
         let clock = Arc::clone(store.clock());
-        let assets = Arc::new(AssetTable::embedded());
-        let registry = crate::companies::assets::registry_json().unwrap_or_default();
-        let directory = Arc::new(Directory::build(&registry, &assets)?);
+        let CompanyData { assets, directory } = companies;
         let limits = HashLimits { concurrency: config.argon2_concurrency, ..HashLimits::default() };
         let hasher = Hasher::with_limits(config.hash_cost, limits);
         let guard = || AttemptGuard::new(config.failed_auth, Arc::clone(&clock));

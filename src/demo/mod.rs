@@ -26,8 +26,12 @@ pub fn embedded() -> Result<WorkspaceData, serde_json::Error> {
     serde_json::from_str(WORKSPACE_JSON)
 }
 
-/// Seeds the store with the embedded workspace unless it was seeded before.
+/// Seeds the store with the embedded workspace unless it was seeded before (then the embedded
+/// JSON is not even parsed: every start but the first skips it).
 pub async fn seed_once(store: &Store) -> Result<bool, DemoError> {
+    if store.workspace_seeded().await.map_err(DemoError::Store)? {
+        return Ok(false);
+    }
     store.seed_workspace_once(embedded()?).await.map_err(DemoError::Store)
 }
 

@@ -43,6 +43,20 @@ pub const RESOURCE_METADATA_PATH: &str = "/.well-known/oauth-protected-resource"
 /// Window of the per-credential tool-call limit.
 const RATE_WINDOW_SECS: u64 = 60;
 
+/// The tools and the guide page made from them: pure, so made beside the rest of start-up.
+pub struct Toolbox {
+    registry: Arc<Registry>,
+    guide: Bytes,
+}
+
+impl Toolbox {
+    pub fn build() -> Self {
+        let registry = Arc::new(Registry::new(tools::all()));
+        let guide = Bytes::from(guide::render(&registry));
+        Toolbox { registry, guide }
+    }
+}
+
 /// The `/mcp` endpoint, built once at start-up.
 pub struct Mcp {
     state: AppState,
@@ -61,10 +75,10 @@ pub struct Mcp {
 impl Mcp {
     /// `bound` is the listening address (for default allowed hosts and origins); cancelling
     /// `shutdown` closes every MCP session so open streams never hold a graceful exit.
-    pub fn new(state: AppState, bound: SocketAddr, shutdown: CancellationToken) -> Self {
+    pub fn new(state: AppState, toolbox: Toolbox, bound: SocketAddr, shutdown: CancellationToken) -> Self {
         let settings = &state.config().mcp;
         let gate = Gate::new(settings, bound);
-        let registry = Arc::new(Registry::new(tools::all()));
+        let Toolbox { registry, guide } = toolbox;
         let shared = Arc::new(Shared {
             state: state.clone(),
             registry: Arc::clone(&registry),
@@ -81,7 +95,6 @@ impl Mcp {
         let factory = move || Ok(GtmsMcp::new(Arc::clone(&for_sessions)));
         let sessions = Arc::new(LocalSessionManager::default());
         let service = StreamableHttpService::new(factory, Arc::clone(&sessions), config);
-        let guide = Bytes::from(guide::render(&registry));
         let tls = state.config().tls.is_some() || state.config().secure_cookies;
         let scheme = if tls { "https" } else { "http" };
         Self { state, gate, registry, service, shared, sessions, owners: fast::Owners::default(), guide, scheme, bound }

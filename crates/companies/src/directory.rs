@@ -74,13 +74,17 @@ impl Company {
     }
 }
 
+/// The lookups' keys come from the embedded registry, never from a client: a fast hasher
+/// (hashing was a tenth of the start-up, issue 27) cannot be flooded with collisions.
+type Index = HashMap<String, usize, foldhash::fast::RandomState>;
+
 #[derive(Debug, Default)]
 pub struct Directory {
     companies: Vec<Company>,
-    by_slug: HashMap<String, usize>,
-    by_cik: HashMap<String, usize>,
-    by_ticker: HashMap<String, usize>,
-    by_domain: HashMap<String, usize>,
+    by_slug: Index,
+    by_cik: Index,
+    by_ticker: Index,
+    by_domain: Index,
     generated_at: String,
 }
 
@@ -100,7 +104,12 @@ impl Directory {
     /// Builds the lookup from the registry rows; each card stays in the asset table until used.
     pub fn build(registry: &[u8], assets: &AssetTable) -> Result<Self, DirectoryError> {
         let rows: Vec<RegistryRow> = serde_json::from_slice(registry).map_err(DirectoryError::Registry)?;
-        let mut dir = Directory::default();
+        let mut dir = Directory {
+            companies: Vec::with_capacity(rows.len()),
+            by_cik: Index::with_capacity_and_hasher(rows.len(), Default::default()),
+            by_ticker: Index::with_capacity_and_hasher(rows.len(), Default::default()),
+            ..Directory::default()
+        };
         if let Some(index) = assets.get("/company/data/index.json") {
             let json = index.read().unwrap_or_default();
             let value: serde_json::Value = serde_json::from_slice(&json).unwrap_or_default();

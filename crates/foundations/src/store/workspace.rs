@@ -246,6 +246,12 @@ pub struct WorkspaceData {
 }
 
 impl Store {
+    /// Whether a workspace was seeded into this database before: a later start skips reading
+    /// the embedded one (half a megabyte of JSON) at all.
+    pub async fn workspace_seeded(&self) -> Result<bool, StoreError> {
+        self.blocking(|db| Ok(db.begin_read()?.open_table(META)?.get(DEMO_SEEDED_KEY)?.is_some())).await
+    }
+
     /// Loads `data` once per database: later calls (later starts) change nothing, so user
     /// changes are never overwritten. Returns whether it seeded.
     pub async fn seed_workspace_once(&self, data: WorkspaceData) -> Result<bool, StoreError> {
