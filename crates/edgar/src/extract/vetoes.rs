@@ -91,8 +91,8 @@ pub const VETOES: &[Veto] = &[
     v(CapitalRaise, "offering students|schools|customers|clients|users|patients|consumers|members"),
     // Shares to an acquired company's founders, to a 401(k) plan as matching contributions, to
     // warrant holders or a consultant, on a holder's warrant exercised (not the underwriters'
-    // over-allotment option), or for debt exchanged, and an
-    // at-the-market total "has offered and sold", raise no money.
+    // over-allotment option), or for debt exchanged, and an at-the-market total "has offered
+    // and sold", raise no money.
     v(CapitalRaise, "founder|founders|consulting"),
     v(CapitalRaise, "401 k"),
     v(CapitalRaise, "matching contribution|contributions"),
@@ -146,6 +146,8 @@ pub const VETOES: &[Veto] = &[
     v(LeadershipChange, "agent|agents|distributor|distributors"),
     v(LeadershipChange, "until a|his|her|their successor"),
     v(LeadershipChange, "who was|were|has|had been appointed|elected|named"),
+    // "Harold Edwards, who resigned as a member of our Board of Directors in February 2022, is
+    // the Chief Executive Officer of Limoneira": a departure told in a relative clause.
     v(LeadershipChange, "who resigned|retired"),
     // A compensation table's note ("represents the minimum fiscal 2020 STI payout").
     v(LeadershipChange, "represents|payout|payouts"),
@@ -284,7 +286,8 @@ pub const VETOES: &[Veto] = &[
     v(Product, "trial measures"),
     // An app listed in the app stores (judged no launch, as for expansion below).
     v(Product, "app store|stores"),
-    // Results awaited, a staff survey, a competitor's launch.
+    // Results awaited, a staff survey, a competitor's launch, a history "starting in 2014 with
+    // the launch of" a platform.
     v(Product, "awaiting|survey|surveys"),
     v(Product, "competitor|competitors|undifferentiated"),
     v(Product, "starting|beginning .. with the launch"),
