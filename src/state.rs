@@ -48,8 +48,7 @@ impl CompanyData {
     /// binary alone, so the server makes it on the blocking pool while its store opens.
     pub fn embedded() -> Result<Self, DirectoryError> {
         let assets = Arc::new(AssetTable::embedded());
-        let registry = crate::companies::assets::registry_json().unwrap_or_default();
-        let directory = Arc::new(Directory::build(&registry, &assets)?);
+        let directory = Arc::new(Directory::over_embedded(&assets)?);
         Ok(Self { assets, directory })
     }
 }

@@ -6,7 +6,6 @@ use futures_util::future::join_all;
 
 use super::chat::{HISTORY_LIMIT, ORG_BUDGET_TOKENS, TEAM_BUDGET_TOKENS, chat, summarize};
 use crate::auth::Principal;
-use crate::companies::assets::{AssetTable, registry_json};
 use crate::companies::directory::Directory;
 use crate::domain::{Role, TeamId};
 use crate::store::{ChatRecord, MemoryWrite, Store};
@@ -68,7 +67,7 @@ async fn the_context_stays_within_budget_with_30k_org_entries_and_500_messages()
     let llm =
         super::Llm::from_settings(&crate::config::LlmLayer::default().validate().expect("demo"), store.clock().clone())
             .expect("demo model");
-    let directory = Directory::build(&registry_json().unwrap_or_default(), &AssetTable::embedded()).expect("dir");
+    let directory = Directory::embedded().expect("dir");
     let principal = Principal {
         sub: "u1".into(),
         role: Role::Viewer,

@@ -6,7 +6,6 @@ use std::path::Path;
 
 use super::CliError;
 use crate::companies;
-use crate::companies::assets::{AssetTable, registry_json};
 use crate::companies::directory::Directory;
 
 pub(super) fn ingest(seed: &Path, out: &Path, base_url: &str) -> Result<(), CliError> {
@@ -44,8 +43,7 @@ pub(super) fn export_static(dir: &Path) -> Result<(), CliError> {
 }
 
 pub(super) fn demo_generate(out: &Path) -> Result<(), CliError> {
-    let assets = AssetTable::embedded();
-    let dir = Directory::build(&registry_json().unwrap_or_default(), &assets).map_err(CliError::runtime)?;
+    let dir = Directory::embedded().map_err(CliError::runtime)?;
     let n = crate::demo::write_generated(&dir, out).map_err(CliError::runtime)?;
     super::say(format_args!("demo-generate: {n} deals in {}", out.display()))
 }

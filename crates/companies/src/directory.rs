@@ -97,8 +97,13 @@ pub enum DirectoryError {
 impl Directory {
     /// The lookup over the embedded company data (what a `gtms worker` reads).
     pub fn embedded() -> Result<Self, DirectoryError> {
-        let registry = crate::assets::registry_json().unwrap_or_default();
-        Self::build(&registry, &AssetTable::embedded())
+        Self::over_embedded(&AssetTable::embedded())
+    }
+
+    /// The lookup over the embedded registry, its cards in `assets` (the server keeps the table
+    /// to serve the keyless files).
+    pub fn over_embedded(assets: &AssetTable) -> Result<Self, DirectoryError> {
+        Self::build(&crate::assets::registry_json().unwrap_or_default(), assets)
     }
 
     /// Builds the lookup from the registry rows; each card stays in the asset table until used.
