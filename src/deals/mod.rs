@@ -122,7 +122,7 @@ impl From<&DealRow> for DealSummary {
             deal_type: d.deal_type,
             rep: d.rep.to_string(),
             champion: d.champion.clone(),
-            close_date: d.close_date.clone(),
+            close_date: d.close_date.to_string(),
             probability: d.probability,
         }
     }

@@ -12,6 +12,10 @@
 //! sooner close, larger value, then id) and the deals by the words a question names them by:
 //! the first word of the account's name, the first word of the company slug, and the last word
 //! of the id (`domain::name_words`) — a question naming a deal by any of those holds that word.
+//!
+//! Sized for 100,000 deals (issue 27's RSS): a rep's name is one shared `Arc` for all its
+//! deals, the open order shares the row's close date, and the name words are filed by a 64-bit
+//! hash (a collision only adds a candidate, which `named_by` checks against the row's words).
 
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet};
@@ -36,7 +40,7 @@ pub struct DealRow {
     pub deal_type: DealType,
     pub rep: Arc<str>,
     pub champion: String,
-    pub close_date: String,
+    pub close_date: Arc<str>,
     pub probability: u8,
     pub company_slug: Option<String>,
 }
@@ -51,12 +55,21 @@ impl DealRow {
 
     /// Its place among the open deals, best first.
     fn rank(&self) -> OpenRank {
-        (Reverse(self.stage), self.close_date.clone(), Reverse(self.value), Arc::clone(&self.id))
+        (Reverse(self.stage), Arc::clone(&self.close_date), Reverse(self.value), Arc::clone(&self.id))
     }
 }
 
 /// Later stage, sooner close, larger value, then id.
-type OpenRank = (Reverse<Stage>, String, Reverse<u64>, Arc<str>);
+type OpenRank = (Reverse<Stage>, Arc<str>, Reverse<u64>, Arc<str>);
+
+/// The key a name word is filed under: a hash that is the same in every process (SipHash with
+/// fixed keys), so no word text is kept per deal.
+fn word_key(word: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::hash::DefaultHasher::new();
+    word.hash(&mut hasher);
+    hasher.finish()
+}
 
 impl From<&DealRecord> for DealRow {
     fn from(d: &DealRecord) -> Self {
@@ -68,7 +81,7 @@ impl From<&DealRecord> for DealRow {
             deal_type: d.deal_type,
             rep: Arc::from(d.rep.as_str()),
             champion: d.champion.clone(),
-            close_date: d.close_date.clone(),
+            close_date: Arc::from(d.close_date.as_str()),
             probability: d.probability,
             company_slug: d.company_slug.clone(),
         }
@@ -118,14 +131,15 @@ pub(crate) struct Inner {
     by_rep: BTreeSet<(Arc<str>, Arc<str>)>,
     tallies: BTreeMap<(Stage, DealType, Arc<str>), DealTally>,
     open: BTreeSet<OpenRank>,
-    by_name: BTreeSet<(String, Arc<str>)>,
+    by_name: BTreeSet<(u64, Arc<str>)>,
 }
 
 impl Inner {
     /// Adds `deal`, or replaces the deal with its id.
     pub(crate) fn upsert(&mut self, deal: &DealRecord) {
         self.remove(&deal.id);
-        let row = DealRow::from(deal);
+        let mut row = DealRow::from(deal);
+        row.rep = self.shared_rep(&row.rep);
         let id = Arc::clone(&row.id);
         self.by_stage.insert((row.stage, Arc::clone(&id)));
         self.by_type.insert((row.deal_type, Arc::clone(&id)));
@@ -138,7 +152,7 @@ impl Inner {
             self.open.insert(row.rank());
         }
         for word in row.name_keys() {
-            self.by_name.insert((word, Arc::clone(&id)));
+            self.by_name.insert((word_key(&word), Arc::clone(&id)));
         }
         self.rows.insert(id, row);
     }
@@ -150,7 +164,7 @@ impl Inner {
         self.by_rep.remove(&(Arc::clone(&row.rep), Arc::clone(&row.id)));
         self.open.remove(&row.rank());
         for word in row.name_keys() {
-            self.by_name.remove(&(word, Arc::clone(&row.id)));
+            self.by_name.remove(&(word_key(&word), Arc::clone(&row.id)));
         }
         let key = (row.stage, row.deal_type, Arc::clone(&row.rep));
         if let Some(tally) = self.tallies.get_mut(&key) {
@@ -160,6 +174,15 @@ impl Inner {
             if tally.count == 0 {
                 self.tallies.remove(&key);
             }
+        }
+    }
+
+    /// The `Arc` that deals of `rep` already share, or `rep` for the rep's first deal.
+    fn shared_rep(&self, rep: &Arc<str>) -> Arc<str> {
+        let from = (Arc::clone(rep), Arc::from(""));
+        match self.by_rep.range(from..).next() {
+            Some((held, _)) if held == rep => Arc::clone(held),
+            _ => Arc::clone(rep),
         }
     }
 
@@ -306,13 +329,14 @@ impl DealIndex {
     /// The rows filed under any of `words`, in id order, at most `cap`.
     pub fn named_by(&self, words: &[String], cap: usize) -> Vec<DealRow> {
         let inner = self.read();
-        let mut ids: BTreeSet<&Arc<str>> = BTreeSet::new();
+        let mut rows: BTreeMap<&Arc<str>, &DealRow> = BTreeMap::new();
         for word in words {
-            let from = (word.clone(), Arc::from(""));
-            let filed = inner.by_name.range(from..).take_while(|(w, _)| w == word).map(|(_, id)| id);
-            ids.extend(filed.take(cap));
+            let key = word_key(word);
+            let filed = inner.by_name.range((key, Arc::from(""))..).take_while(|(k, _)| *k == key);
+            let named = filed.filter_map(|(_, id)| Some((id, inner.rows.get(id)?)));
+            rows.extend(named.filter(|(_, row)| row.name_keys().contains(word)).take(cap));
         }
-        ids.into_iter().take(cap).filter_map(|id| inner.rows.get(id).cloned()).collect()
+        rows.into_values().take(cap).cloned().collect()
     }
 
     /// The ids of the `limit` best open deals.
@@ -436,5 +460,14 @@ mod tests {
         assert!(ids(&["companies", "deal"]).is_empty(), "only first words of names and last words of ids");
         index.lock().remove("deal-084");
         assert!(ids(&["lowes"]).is_empty());
+    }
+
+    #[test]
+    fn a_reps_deals_share_one_name() {
+        let index = index();
+        let inner = index.read();
+        let rep = |id: &str| inner.rows.get(id).map(|row| Arc::clone(&row.rep));
+        let (d2, d3) = (rep("d2"), rep("d3"));
+        assert!(d2.zip(d3).is_some_and(|(a, b)| Arc::ptr_eq(&a, &b)), "bob's deals hold one Arc");
     }
 }

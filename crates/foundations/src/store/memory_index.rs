@@ -258,9 +258,10 @@ impl Inner {
         self.entries = entries;
         self.words.renumber_entries(&new_id);
         for keys in self.scopes.values_mut() {
-            for id in keys.keys.values_mut() {
-                *id = new_id[*id as usize];
-            }
+            // Rebuilt rather than changed in place: a map collected in order has full nodes,
+            // where one filled key by key in order is left about half full (issue 27's RSS).
+            keys.keys =
+                std::mem::take(&mut keys.keys).into_iter().map(|(key, id)| (key, new_id[id as usize])).collect();
             keys.by_time = keys.by_time.iter().map(|(pinned, at, id)| (*pinned, *at, new_id[*id as usize])).collect();
         }
     }

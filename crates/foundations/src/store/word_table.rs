@@ -1,55 +1,80 @@
 //! The words of the memory index and their posting lists, laid out for a million entries: each
 //! word's text once in one arena, found through a hash table of word ids, and each word's list
-//! of entry ids (increasing) kept inline while one entry holds it — which is most words of a
-//! large memory (numbers, names, ids). About 45 bytes per word where a boxed string in a hash
-//! map and a vector per word took about 115 (issue 27: two million words at a million entries).
+//! of entry ids (increasing) in a 4-byte head — the entry itself while one entry holds the word,
+//! which is most words of a large memory (numbers, names, ids), or the place of its list in a
+//! side table once several do. About 25 bytes per word where a boxed string in a hash map and
+//! a vector per word took about 115 (issue 27: two million words at a million entries).
 
 use std::hash::{BuildHasher, RandomState};
 
 use hashbrown::HashTable;
 
-/// The entries holding one word, in increasing id order.
-#[derive(Debug, Default)]
-enum Postings {
-    #[default]
-    None,
-    One(u32),
-    Many(Vec<u32>),
+/// Where one word's entries are, in four bytes: `NONE`; an entry id below `LISTED` (the one
+/// entry holding the word); or `LISTED + i`, list `i` of the side table (two entries or more,
+/// or one whose id does not fit below `LISTED`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Head(u32);
+
+const LISTED: u32 = 1 << 31;
+
+impl Head {
+    const NONE: Head = Head(u32::MAX);
+
+    fn list(self) -> Option<usize> {
+        (self != Head::NONE && self.0 >= LISTED).then(|| (self.0 - LISTED) as usize)
+    }
 }
 
-impl Postings {
-    fn as_slice(&self) -> &[u32] {
-        match self {
-            Postings::None => &[],
-            Postings::One(id) => std::slice::from_ref(id),
-            Postings::Many(ids) => ids,
+/// The posting lists of the words held by two entries or more; a list emptied to one entry or
+/// none leaves its place for the next word that needs one.
+#[derive(Debug, Default)]
+struct Lists {
+    lists: Vec<Vec<u32>>,
+    free: Vec<u32>,
+}
+
+impl Lists {
+    /// A head for `ids` (increasing).
+    fn head(&mut self, mut ids: Vec<u32>) -> Head {
+        match ids.as_slice() {
+            [] => return Head::NONE,
+            [only] if *only < LISTED => return Head(*only),
+            _ => {}
+        }
+        ids.shrink_to_fit();
+        let at = match self.free.pop() {
+            Some(at) => {
+                if let Some(place) = self.lists.get_mut(at as usize) {
+                    *place = ids;
+                }
+                at
+            }
+            None => {
+                self.lists.push(ids);
+                small(self.lists.len() - 1)
+            }
+        };
+        Head(LISTED.saturating_add(at))
+    }
+
+    fn slice<'a>(&'a self, head: &'a Head) -> &'a [u32] {
+        match head.list() {
+            Some(at) => self.lists.get(at).map_or(&[], Vec::as_slice),
+            None if *head == Head::NONE => &[],
+            None => std::slice::from_ref(&head.0),
         }
     }
 
-    /// Adds `id`, larger than every id held.
-    fn push(&mut self, id: u32) {
-        *self = match std::mem::take(self) {
-            Postings::None => Postings::One(id),
-            Postings::One(first) => Postings::Many(vec![first, id]),
-            Postings::Many(mut ids) => {
-                ids.push(id);
-                Postings::Many(ids)
+    /// Takes the entries of `head` out (its list's place is freed).
+    fn take(&mut self, head: Head) -> Vec<u32> {
+        match head.list() {
+            Some(at) => {
+                let ids = self.lists.get_mut(at).map(std::mem::take).unwrap_or_default();
+                self.free.push(small(at));
+                ids
             }
-        };
-    }
-
-    fn remove(&mut self, id: u32) {
-        match self {
-            Postings::One(held) if *held == id => *self = Postings::None,
-            Postings::Many(ids) => {
-                if let Ok(at) = ids.binary_search(&id) {
-                    ids.remove(at);
-                }
-                if let [only] = ids.as_slice() {
-                    *self = Postings::One(*only);
-                }
-            }
-            _ => {}
+            None if head == Head::NONE => Vec::new(),
+            None => vec![head.0],
         }
     }
 }
@@ -58,17 +83,20 @@ impl Postings {
 pub(crate) struct WordTable {
     /// Every word's text, one after another.
     text: String,
-    /// Where word `id` lies in `text`.
-    spans: Vec<(u32, u32)>,
+    /// Where word `id` ends in `text` (it starts where word `id - 1` ends).
+    ends: Vec<u32>,
     /// Word ids, by the hash of their text.
     ids: HashTable<u32>,
     hasher: RandomState,
-    postings: Vec<Postings>,
+    heads: Vec<Head>,
+    lists: Lists,
 }
 
-fn span_text<'a>(text: &'a str, spans: &[(u32, u32)], id: u32) -> &'a str {
-    let Some((start, end)) = spans.get(id as usize) else { return "" };
-    text.get(*start as usize..*end as usize).unwrap_or("")
+fn span_text<'a>(text: &'a str, ends: &[u32], id: u32) -> &'a str {
+    let id = id as usize;
+    let Some(end) = ends.get(id) else { return "" };
+    let start = if id == 0 { 0 } else { ends.get(id - 1).copied().unwrap_or(0) };
+    text.get(start as usize..*end as usize).unwrap_or("")
 }
 
 /// Clamps a count into a 32-bit id or offset.
@@ -80,12 +108,12 @@ impl WordTable {
     /// Words known (held by an entry, or not yet renumbered away).
     #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
-        self.spans.len()
+        self.ends.len()
     }
 
     pub(crate) fn get(&self, word: &str) -> Option<u32> {
-        let (text, spans) = (&self.text, &self.spans);
-        self.ids.find(self.hasher.hash_one(word), |id| span_text(text, spans, *id) == word).copied()
+        let (text, ends) = (&self.text, &self.ends);
+        self.ids.find(self.hasher.hash_one(word), |id| span_text(text, ends, *id) == word).copied()
     }
 
     /// The id of `word`, given a new one if it has none.
@@ -93,31 +121,46 @@ impl WordTable {
         if let Some(id) = self.get(word) {
             return id;
         }
-        let id = small(self.spans.len());
-        let start = small(self.text.len());
+        let id = small(self.ends.len());
         self.text.push_str(word);
-        self.spans.push((start, small(self.text.len())));
-        self.postings.push(Postings::None);
-        let (text, spans, hasher) = (&self.text, &self.spans, &self.hasher);
-        self.ids.insert_unique(hasher.hash_one(word), id, |id| hasher.hash_one(span_text(text, spans, *id)));
+        self.ends.push(small(self.text.len()));
+        self.heads.push(Head::NONE);
+        let (text, ends, hasher) = (&self.text, &self.ends, &self.hasher);
+        self.ids.insert_unique(hasher.hash_one(word), id, |id| hasher.hash_one(span_text(text, ends, *id)));
         id
     }
 
     /// The entries holding word `id`, in increasing order.
     pub(crate) fn postings(&self, id: u32) -> &[u32] {
-        self.postings.get(id as usize).map_or(&[], Postings::as_slice)
+        self.heads.get(id as usize).map_or(&[], |head| self.lists.slice(head))
     }
 
     /// Records that entry `entry`, newer than every entry recorded, holds word `id`.
     pub(crate) fn push(&mut self, id: u32, entry: u32) {
-        if let Some(list) = self.postings.get_mut(id as usize) {
-            list.push(entry);
+        let Some(head) = self.heads.get_mut(id as usize) else { return };
+        match head.list().and_then(|at| self.lists.lists.get_mut(at)) {
+            Some(list) => list.push(entry),
+            None => {
+                let mut ids = self.lists.take(*head);
+                ids.push(entry);
+                *head = self.lists.head(ids);
+            }
         }
     }
 
     pub(crate) fn remove(&mut self, id: u32, entry: u32) {
-        if let Some(list) = self.postings.get_mut(id as usize) {
-            list.remove(entry);
+        let Some(head) = self.heads.get_mut(id as usize) else { return };
+        let held = self.lists.slice(head);
+        let Ok(at) = held.binary_search(&entry) else { return };
+        match head.list().and_then(|place| self.lists.lists.get_mut(place)) {
+            Some(list) if list.len() > 2 => {
+                list.remove(at);
+            }
+            _ => {
+                let mut ids = self.lists.take(*head);
+                ids.remove(at);
+                *head = self.lists.head(ids);
+            }
         }
     }
 
@@ -125,45 +168,32 @@ impl WordTable {
     /// mapped in place (and sorted again if the new numbering reorders it); the words no entry
     /// holds any more are forgotten and the others renumbered.
     pub(crate) fn renumber_entries(&mut self, new_entry: &[u32]) {
-        let old = std::mem::take(self);
+        let mut old = std::mem::take(self);
         let renumbered = |e: &mut u32| {
             *e = new_entry.get(*e as usize).copied().unwrap_or(u32::MAX);
             *e != u32::MAX
         };
-        for (id, list) in old.postings.into_iter().enumerate() {
-            let list = match list {
-                Postings::None => continue,
-                Postings::One(mut entry) => {
-                    if !renumbered(&mut entry) {
-                        continue;
-                    }
-                    Postings::One(entry)
-                }
-                Postings::Many(mut entries) => {
-                    entries.retain_mut(renumbered);
-                    if !entries.is_sorted() {
-                        entries.sort_unstable();
-                    }
-                    match entries.as_slice() {
-                        [] => continue,
-                        [only] => Postings::One(*only),
-                        _ => {
-                            entries.shrink_to_fit();
-                            Postings::Many(entries)
-                        }
-                    }
-                }
-            };
-            let kept = self.intern(span_text(&old.text, &old.spans, small(id)));
-            if let Some(place) = self.postings.get_mut(kept as usize) {
-                *place = list;
+        for (id, head) in old.heads.iter().enumerate() {
+            let mut entries = old.lists.take(*head);
+            entries.retain_mut(renumbered);
+            if entries.is_empty() {
+                continue;
+            }
+            if !entries.is_sorted() {
+                entries.sort_unstable();
+            }
+            let kept = self.intern(span_text(&old.text, &old.ends, small(id)));
+            let head = self.lists.head(entries);
+            if let Some(place) = self.heads.get_mut(kept as usize) {
+                *place = head;
             }
         }
         self.text.shrink_to_fit();
-        self.spans.shrink_to_fit();
-        self.postings.shrink_to_fit();
-        let (text, spans, hasher) = (&self.text, &self.spans, &self.hasher);
-        self.ids.shrink_to_fit(|id| hasher.hash_one(span_text(text, spans, *id)));
+        self.ends.shrink_to_fit();
+        self.heads.shrink_to_fit();
+        self.lists.lists.shrink_to_fit();
+        let (text, ends, hasher) = (&self.text, &self.ends, &self.hasher);
+        self.ids.shrink_to_fit(|id| hasher.hash_one(span_text(text, ends, *id)));
     }
 }
 
@@ -192,6 +222,39 @@ mod tests {
         table.renumber_entries(&new_entry);
         assert_eq!((table.len(), table.get("beta")), (1, None));
         assert_eq!(table.get("alpha").map(|w| table.postings(w)), Some(&[0, 1][..]), "sorted again");
-        assert!(std::mem::size_of::<Postings>() <= 24, "a list is no bigger than a vector");
+        assert_eq!(std::mem::size_of::<Head>(), 4, "a word's head is four bytes");
+    }
+
+    #[test]
+    fn a_list_emptied_to_one_entry_goes_inline_and_its_place_is_reused() {
+        let mut table = WordTable::default();
+        let (a, b) = (table.intern("a"), table.intern("b"));
+        for entry in 0..5 {
+            table.push(a, entry);
+        }
+        for entry in [0, 2, 3, 4] {
+            table.remove(a, entry);
+        }
+        assert_eq!(table.postings(a), &[1]);
+        assert!(table.heads[a as usize].list().is_none(), "one entry is held inline");
+        table.push(b, 7);
+        table.push(b, 8);
+        assert_eq!(table.lists.lists.len(), 1, "b's list took the place a's left");
+        assert_eq!(table.postings(b), &[7, 8]);
+        table.remove(b, 9);
+        assert_eq!(table.postings(b), &[7, 8], "removing an entry not held changes nothing");
+    }
+
+    #[test]
+    fn an_entry_id_past_the_inline_range_is_listed() {
+        let mut table = WordTable::default();
+        let w = table.intern("w");
+        table.push(w, LISTED + 3);
+        assert_eq!(table.postings(w), &[LISTED + 3]);
+        table.push(w, LISTED + 5);
+        table.remove(w, LISTED + 3);
+        assert_eq!(table.postings(w), &[LISTED + 5]);
+        table.remove(w, LISTED + 5);
+        assert_eq!(table.postings(w), &[] as &[u32]);
     }
 }
