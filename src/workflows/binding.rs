@@ -14,7 +14,7 @@ use serde_json::json;
 use sha2::{Digest, Sha256};
 
 use super::params::WorkflowParams;
-use crate::domain::{Stage, StepStatus, name_words};
+use crate::domain::{Stage, StepStatus};
 use crate::store::{BindingRecord, Store, StoreError, WorkflowRecord};
 
 /// Deals of one account looked at, at most.
@@ -88,14 +88,8 @@ pub async fn bind(store: &Store, record: &WorkflowRecord) -> Result<Option<Bindi
         name = name.or(account.map(|a| a.name));
     }
     if let Some(name) = name {
-        let rows = store.deals_named_by(&name_words(&name), MAX_DEALS);
-        let mut deals: Vec<DealStage> = rows
-            .into_iter()
-            .filter(|d| d.account_name.eq_ignore_ascii_case(&name))
-            .map(|d| DealStage { id: d.id.to_string(), stage: d.stage })
-            .collect();
-        deals.sort_by(|a, b| a.id.cmp(&b.id));
-        basis.deals = deals;
+        let rows = store.deals_of_account(&name, MAX_DEALS);
+        basis.deals = rows.into_iter().map(|d| DealStage { id: d.id.to_string(), stage: d.stage }).collect();
     }
     if approval.step == super::budget_gate::BUDGET_STEP {
         basis.budgets = crate::budgets::set_limits(store, &record.worker).await?;

@@ -13,9 +13,14 @@
 //! the first word of the account's name, the first word of the company slug, and the last word
 //! of the id (`domain::name_words`) — a question naming a deal by any of those holds that word.
 //!
+//! It also files the deals by their account's whole name (ASCII case ignored), so an approval's
+//! binding finds the deals of one account without looking at every deal that shares its first
+//! word (a cap on those could leave the account's own deals out).
+//!
 //! Sized for 100,000 deals (issue 27's RSS): a rep's name is one shared `Arc` for all its
 //! deals, the open order shares the row's close date, and the name words are filed by a 64-bit
-//! hash (a collision only adds a candidate, which `named_by` checks against the row's words).
+//! hash, not their text: a collision could only add a candidate, and the Brain checks every
+//! candidate against the question (as it checks the deals a real word files).
 
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet};
@@ -69,6 +74,11 @@ fn word_key(word: &str) -> u64 {
     let mut hasher = std::hash::DefaultHasher::new();
     word.hash(&mut hasher);
     hasher.finish()
+}
+
+/// The key an account's whole name is filed under (ASCII case ignored, as the binding compares).
+fn account_key(name: &str) -> u64 {
+    word_key(&name.to_ascii_lowercase())
 }
 
 impl From<&DealRecord> for DealRow {
@@ -132,6 +142,7 @@ pub(crate) struct Inner {
     tallies: BTreeMap<(Stage, DealType, Arc<str>), DealTally>,
     open: BTreeSet<OpenRank>,
     by_name: BTreeSet<(u64, Arc<str>)>,
+    by_account: BTreeSet<(u64, Arc<str>)>,
 }
 
 impl Inner {
@@ -154,6 +165,7 @@ impl Inner {
         for word in row.name_keys() {
             self.by_name.insert((word_key(&word), Arc::clone(&id)));
         }
+        self.by_account.insert((account_key(&row.account_name), Arc::clone(&id)));
         self.rows.insert(id, row);
     }
 
@@ -166,6 +178,7 @@ impl Inner {
         for word in row.name_keys() {
             self.by_name.remove(&(word_key(&word), Arc::clone(&row.id)));
         }
+        self.by_account.remove(&(account_key(&row.account_name), Arc::clone(&row.id)));
         let key = (row.stage, row.deal_type, Arc::clone(&row.rep));
         if let Some(tally) = self.tallies.get_mut(&key) {
             tally.count -= 1;
@@ -254,6 +267,12 @@ impl Store {
         self.deal_index.named_by(words, cap)
     }
 
+    /// The rows of the deals of the account named `name` (ASCII case ignored), in id order, at
+    /// most `cap`.
+    pub fn deals_of_account(&self, name: &str, cap: usize) -> Vec<DealRow> {
+        self.deal_index.of_account(name, cap)
+    }
+
     /// The `limit` best open deals, best first (later stage, sooner close, larger value).
     pub async fn open_deals_ranked(&self, limit: usize) -> Result<Vec<DealRecord>, StoreError> {
         self.deals_by_id(self.deal_index.open_ranked(limit)).await
@@ -329,14 +348,23 @@ impl DealIndex {
     /// The rows filed under any of `words`, in id order, at most `cap`.
     pub fn named_by(&self, words: &[String], cap: usize) -> Vec<DealRow> {
         let inner = self.read();
-        let mut rows: BTreeMap<&Arc<str>, &DealRow> = BTreeMap::new();
+        let mut ids: BTreeSet<&Arc<str>> = BTreeSet::new();
         for word in words {
             let key = word_key(word);
             let filed = inner.by_name.range((key, Arc::from(""))..).take_while(|(k, _)| *k == key);
-            let named = filed.filter_map(|(_, id)| Some((id, inner.rows.get(id)?)));
-            rows.extend(named.filter(|(_, row)| row.name_keys().contains(word)).take(cap));
+            ids.extend(filed.map(|(_, id)| id).take(cap));
         }
-        rows.into_values().take(cap).cloned().collect()
+        ids.into_iter().take(cap).filter_map(|id| inner.rows.get(id).cloned()).collect()
+    }
+
+    /// The rows of the deals whose account is named `name` (ASCII case ignored), in id order, at
+    /// most `cap`.
+    pub fn of_account(&self, name: &str, cap: usize) -> Vec<DealRow> {
+        let inner = self.read();
+        let key = account_key(name);
+        let filed = inner.by_account.range((key, Arc::from(""))..).take_while(|(k, _)| *k == key);
+        let rows = filed.filter_map(|(_, id)| inner.rows.get(id));
+        rows.filter(|row| row.account_name.eq_ignore_ascii_case(name)).take(cap).cloned().collect()
     }
 
     /// The ids of the `limit` best open deals.
@@ -460,6 +488,25 @@ mod tests {
         assert!(ids(&["companies", "deal"]).is_empty(), "only first words of names and last words of ids");
         index.lock().remove("deal-084");
         assert!(ids(&["lowes"]).is_empty());
+    }
+
+    #[test]
+    fn an_accounts_deals_are_found_by_its_whole_name_whatever_shares_its_first_word() {
+        let index = index();
+        let named = |id: &str, account: &str| {
+            let mut d = deal(id, Stage::Proposal, DealType::Renewal, "ann", 7);
+            account.clone_into(&mut d.account_name);
+            d
+        };
+        for n in 0..600 {
+            index.lock().upsert(&named(&format!("n{n:03}"), &format!("Northwind Traders {n}")));
+        }
+        index.lock().upsert(&named("z1", "Northwind Traders 599"));
+        let ids = |name: &str| index.of_account(name, 500).into_iter().map(|r| r.id.to_string()).collect::<Vec<_>>();
+        assert_eq!(ids("northwind traders 599"), ["n599", "z1"], "case aside, past 500 deals of its first word");
+        assert!(ids("Northwind Traders").is_empty(), "the whole name, not a part");
+        index.lock().remove("z1");
+        assert_eq!(ids("Northwind Traders 599"), ["n599"]);
     }
 
     #[test]
