@@ -175,15 +175,25 @@ impl Inner {
         self.scopes.get(scope)?.keys.get(key).copied()
     }
 
-    /// Removes the live entry `r` (the record the index holds: its words are `r`'s).
-    fn remove(&mut self, r: &MemoryRecord) {
-        let Some(id) = self.id_of(&r.scope, &r.key) else { return };
-        each_word(r, |w| {
-            if let Some(w) = self.words.get(w) {
-                self.words.remove(w, id);
-            }
-        });
-        self.forget(&r.scope, &r.key);
+    /// Removes the live entries `records` (the records the index holds: their words are theirs),
+    /// taking them off each word's list in one pass however many they are (`WordTable::remove_all`).
+    fn remove<'r>(&mut self, records: impl IntoIterator<Item = &'r MemoryRecord>) {
+        let (mut gone, mut words, mut held) = (Vec::new(), Vec::new(), Vec::new());
+        for r in records {
+            let Some(id) = self.id_of(&r.scope, &r.key) else { continue };
+            gone.push(id);
+            each_word(r, |w| words.extend(self.words.get(w)));
+            held.push(r);
+        }
+        gone.sort_unstable();
+        words.sort_unstable();
+        words.dedup();
+        for w in words {
+            self.words.remove_all(w, &gone);
+        }
+        for r in held {
+            self.forget(&r.scope, &r.key);
+        }
     }
 
     /// Drops the entry at `scope/key` from its scope, leaving a hole at its id (its posting
@@ -332,11 +342,11 @@ impl MemoryIndex {
         let mut inner = self.0.write().unwrap_or_else(|p| p.into_inner());
         match outcome {
             MemoryOutcome::Written { record, replaced } => {
-                replaced.iter().for_each(|old| inner.remove(old));
+                inner.remove(replaced);
                 inner.insert(record);
             }
             MemoryOutcome::Folded { summary, replaced, folded } => {
-                folded.iter().chain(replaced).for_each(|old| inner.remove(old));
+                inner.remove(folded.iter().chain(replaced));
                 inner.insert(summary);
             }
             MemoryOutcome::Stale { .. } | MemoryOutcome::Changed => {}
@@ -486,6 +496,26 @@ mod tests {
             updated_at: at,
             author: "t".into(),
         }
+    }
+
+    #[test]
+    fn a_fold_of_thousands_takes_each_of_them_off_every_list() {
+        let notes: Vec<MemoryRecord> = (0..3_000)
+            .map(|n| {
+                record("worker:a", &format!("n{n:04}"), &format!("pricing renewal note{n} odd{}", n % 2), false, n)
+            })
+            .collect();
+        let kept = record("worker:b", "kept", "pricing renewal", false, 5_000);
+        let index = MemoryIndex::build(notes.iter().cloned().chain([kept]));
+        let folded: Vec<MemoryRecord> = notes.iter().filter(|r| r.updated_at % 3 != 0).cloned().collect();
+        let summary = record("worker:a", "summary", "pricing summary", false, 6_000);
+        index.apply(&MemoryOutcome::Folded { summary, replaced: None, folded });
+        let count = |q: &str| index.search(&search_words(q), ScopeFilter::Any, 10).0.count;
+        assert_eq!(count("renewal"), 1_000 + 1, "a third of the notes and the kept entry");
+        assert_eq!(count("pricing"), 1_000 + 2, "and the summary");
+        assert_eq!((count("note3"), count("note4")), (1, 0));
+        assert_eq!(index.len(), 1_000 + 2);
+        assert!(sorted(&index.read()));
     }
 
     #[test]
