@@ -201,6 +201,58 @@ mod tests {
         DealStage { id: id.into(), stage }
     }
 
+    /// The deals of the account an onboarding approval names, when far more than `MAX_DEALS`
+    /// deals share its first word: found by the whole name, whatever sorts before them.
+    #[tokio::test]
+    async fn the_basis_holds_the_accounts_own_deals_among_thousands_sharing_its_first_word() {
+        use crate::domain::{ChampionStatus, DealType, WorkflowType};
+        use crate::store::{ApprovalRecord, DealRecord};
+        let dir = tempfile::tempdir().expect("dir");
+        let store = Store::open(&dir.path().join("b.redb")).expect("open");
+        let record_of = |id: String, account: String, stage| DealRecord {
+            id,
+            account_name: account,
+            company_slug: None,
+            value: 1_000,
+            stage,
+            deal_type: DealType::NewBusiness,
+            rep: "Rep 01".into(),
+            champion: "c".into(),
+            champion_status: ChampionStatus::Engaged,
+            close_date: "2027-01-01".into(),
+            probability: 50,
+            next_step: "n".into(),
+            history: vec![],
+            external_id: None,
+        };
+        let mut deals: Vec<DealRecord> = (0..MAX_DEALS + 100)
+            .map(|n| record_of(format!("d{n:04}"), format!("Northwind Traders {n}"), Stage::Prospecting))
+            .collect();
+        deals.push(record_of("z1".into(), "NORTHWIND TRADERS 599".into(), Stage::Negotiation));
+        store.plan_deals(true, move |_| Ok::<_, ()>((deals, ()))).await.expect("store").expect("plan");
+        let params = r#"{"accountId":"acc-1","accountName":"Northwind Traders 599"}"#;
+        let mut record = WorkflowRecord::started(
+            "onboarding-1".into(),
+            WorkflowType::ClientOnboarding,
+            "client-success".into(),
+            params.into(),
+            None,
+            1,
+        );
+        record.approval = Some(ApprovalRecord {
+            step: "review".into(),
+            summary: "s".into(),
+            requested_ms: 2,
+            deadline_ms: None,
+            decision: None,
+            comment: None,
+            decided_ms: None,
+            decided_by: None,
+        });
+        let bound = bind(&store, &record).await.expect("bind").expect("a pending gate");
+        assert_eq!(bound.basis.deals, [deal("d0599", Stage::Prospecting), deal("z1", Stage::Negotiation)]);
+    }
+
     #[test]
     fn what_changed_names_each_deal_and_the_account() {
         let was = Basis {
