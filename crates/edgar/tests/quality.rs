@@ -26,10 +26,13 @@
 //!   `heldaside_served9.jsonl` (200 the final session-25 build served, seed `gtms-25m`) and
 //!   `heldaside_served10.jsonl` and `heldaside_served11.jsonl` (200 each the first and second
 //!   session-26 builds served, seeds `gtms-25n`, `gtms-25o`): each measured blind once, then
-//!   read and tuned on in session 26;
+//!   read and tuned on in session 26; `heldaside_served12.jsonl` (200 the final session-26
+//!   build served, seed `gtms-25p`) and `heldaside_served13.jsonl` (200 the first session-28
+//!   build served, seed `gtms-25q`): each measured blind once, then read and tuned on in
+//!   session 28;
 //! - the held-aside set, never tuned on, judged blind (the judges saw neither the rules' code
-//!   nor the verdicts): `heldaside_served12.jsonl`, 200 statements the final session-26 build
-//!   serves, drawn like the others (seed `gtms-25p`: 140 at random over every served statement
+//!   nor the verdicts): `heldaside_served14.jsonl`, 200 statements the final session-28 build
+//!   serves, drawn like the others (seed `gtms-25r`: 140 at random over every served statement
 //!   not judged before, 60 more dated 2025 or later) — the precision of what a card shows.
 //!
 //! Prints, per set, kind accuracy (emitted signals of the judged kind), false signals (emitted,
@@ -204,7 +207,9 @@ fn signal_quality_meets_its_budgets_on_the_development_sets_and_reports_the_held
         ("spent: heldaside_served9.jsonl", "heldaside_served9.jsonl"),
         ("spent: heldaside_served10.jsonl", "heldaside_served10.jsonl"),
         ("spent: heldaside_served11.jsonl", "heldaside_served11.jsonl"),
-        ("held aside: heldaside_served12.jsonl", "heldaside_served12.jsonl"),
+        ("spent: heldaside_served12.jsonl", "heldaside_served12.jsonl"),
+        ("spent: heldaside_served13.jsonl", "heldaside_served13.jsonl"),
+        ("held aside: heldaside_served14.jsonl", "heldaside_served14.jsonl"),
     ] {
         let set = read(file);
         assert!(set.len() >= 30, "{file} has {} sentences", set.len());

@@ -171,16 +171,22 @@ pub fn excluded(words: &[String], lower: &str) -> bool {
             || HISTORY.contains(&w)
     }) || PHRASES.iter().any(|p| lower.contains(p))
         || uses_proceeds(words)
-        || words.first().is_some_and(|w| w == "when" || w == "prior")
+        || words.first().is_some_and(|w| OPENERS.contains(&w.as_str()))
         || names_many_years(words)
         || opens_with_a_figure(words)
 }
 
+/// Opening words that make the sentence background: a clause of time or concession ("When",
+/// "Prior to", "Although we initiated our business in 2011 ...") or a participle describing a
+/// business ("Launched in 2011, our 2B business ...").
+const OPENERS: [&str; 5] = ["when", "prior", "although", "launched", "founded"];
+
 /// Nouns of figures and bookkeeping that, as the sentence's opening subject ("The increase
 /// was ...", "The fiscal 2020 amount for Mr. Kulas represents ...", "Our net income ... was
 /// primarily attributable to ..."), make it an explanation of a figure, not an event.
-const FIGURE_SUBJECTS: [&str; 20] = [
+const FIGURE_SUBJECTS: [&str; 21] = [
     "increase",
+    "number",
     "decrease",
     "decline",
     "change",
@@ -204,8 +210,12 @@ const FIGURE_SUBJECTS: [&str; 20] = [
 
 fn opens_with_a_figure(words: &[String]) -> bool {
     match words {
-        [det, noun, ..] => {
-            matches!(det.as_str(), "the" | "our" | "this" | "these" | "its") && FIGURE_SUBJECTS.contains(&noun.as_str())
+        [det, noun, ..] if matches!(det.as_str(), "the" | "our" | "this" | "these" | "its") => {
+            FIGURE_SUBJECTS.contains(&noun.as_str())
+        }
+        // "Net sales in the prior year included ...".
+        [net, noun, ..] => {
+            net == "net" && matches!(noun.as_str(), "sales" | "revenue" | "revenues" | "income" | "loss")
         }
         _ => false,
     }

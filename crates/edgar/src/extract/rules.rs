@@ -292,6 +292,8 @@ pub const RULES: &[Rule] = &[
         Expansion,
         "{self} .. expanded .. capacity|footprint|presence|operations|network|facility|plant|distribution|office|offices|space|headquarters|warehouse",
     ),
+    // "This new Charleroi factory expansion builds on ..." (before hiring's "create .. jobs").
+    r(Expansion, "new .. factory|plant|facility|campus expansion"),
     r(Expansion, "broke ground"),
     r(Expansion, "began|commenced|started|completed construction"),
     r(Expansion, "entered the .. market|markets"),

@@ -208,10 +208,11 @@ pub fn assess(sentence: &str, form: &str, filed: &str, name_word: Option<&str>) 
     let history = is_history(event_date.as_deref(), filed);
     if history
         && found.kind == SignalKind::LeadershipChange
-        && ws.iter().any(|w| matches!(w.as_str(), "joined" | "first" | "he" | "she"))
+        && ws.iter().any(|w| matches!(w.as_str(), "joined" | "first" | "he" | "she" | "age"))
     {
         // "joined Aramark in October 2021 as", "was first appointed", "He was appointed senior
-        // vice president of our Trip.com brand in 2015": a biography.
+        // vice president of our Trip.com brand in 2015", "Dickerson, age 66, was named President
+        // of Applied in June 2012": a biography.
         return None;
     }
     let trigger = !planned && !history;

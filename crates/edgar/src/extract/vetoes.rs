@@ -104,6 +104,28 @@ pub const VETOES: &[Veto] = &[
     v(CapitalRaise, "articles of association"),
     v(CapitalRaise, "{self} agreed to purchase|buy"),
     v(CapitalRaise, "among other things purchase|buy"),
+    // Money the company agrees to lend, an intercompany loan, a note restated to consolidate
+    // earlier loans, a prior facility terminated (passive: the new one is the event), a supplier
+    // financing drawn under an existing facility, shares paid to board members in lieu of pay
+    // (misspelt "in leu" too) and shares issued to buy a stake raise no money.
+    v(CapitalRaise, "agreed|agrees to loan"),
+    v(CapitalRaise, "intercompany"),
+    v(CapitalRaise, "restated and amended"),
+    v(CapitalRaise, "was|were terminated"),
+    v(CapitalRaise, "supplier financing"),
+    v(CapitalRaise, "under this|such|the existing credit facility|agreement"),
+    v(CapitalRaise, "board members"),
+    v(CapitalRaise, "in lieu|leu of .. compensation|salary|fees|bonus|bonuses"),
+    v(CapitalRaise, "issued .. shares .. to acquire"),
+    // A share subdivision, a loan's term extended, a holder's note assigned to another, an
+    // at-the-market total "had sold" at a programme's end and shares the company held sold
+    // (a divestiture) raise no money.
+    v(CapitalRaise, "subdivided|subdivision"),
+    v(CapitalRaise, "deferred repayment"),
+    v(CapitalRaise, "to extend the .. term|maturity"),
+    v(CapitalRaise, "transferred and assigned"),
+    v(CapitalRaise, "had sold|issued"),
+    v(CapitalRaise, "shares we|it held|owned"),
     // Notes bought back are debt management; running totals and tax withholding are no programme.
     v(Buyback, "repurchase|repurchased|repurchases|repurchasing .. notes|debentures|bonds|debt"),
     v(Buyback, "have|has|had repurchased"),
@@ -126,6 +148,8 @@ pub const VETOES: &[Veto] = &[
     // increasing its total treasury shares").
     v(Buyback, "shares through january|february|march|april|may|june|july|august|september|october|november|december"),
     v(Buyback, "treasury shares to"),
+    // A share option committee's resolution is governance, not an appointment.
+    v(LeadershipChange, "option committee"),
     // Litigation and terms of office are no leadership change.
     v(LeadershipChange, "defendant|defendants|plaintiff|plaintiffs|lawsuit|complaint"),
     v(LeadershipChange, "hold|holds office"),
@@ -239,6 +263,15 @@ pub const VETOES: &[Veto] = &[
     // A buyer acquiring the company's assets is a sale ("the Buyer agreed to acquire from the
     // Company the Helix assets").
     v(Acquisition, "buyer|purchaser agreed to acquire|purchase"),
+    // A business started "when the Company acquired" it is history told as background.
+    v(Acquisition, "when {self} acquired"),
+    // An acquisition told in a relative clause of a subsidiary's ("a business that a subsidiary
+    // acquired ... in 1990"), a counterparty that "has agreed to purchase" the company's stake
+    // (a sale) and bullion bought by the ton (trading stock) are no acquisition.
+    v(Acquisition, "that|which a|one|our subsidiary|subsidiaries acquired"),
+    v(Acquisition, "whereby .. has|have agreed to purchase|acquire"),
+    v(Acquisition, "physical gold|silver"),
+    v(Acquisition, "ton"),
     // Restructuring costs are accounting; exiting an agreement or a line sold is no restructuring.
     v(Restructuring, "incurred|costs|charges|expense|expenses"),
     // A table's note ("(1) Represents activity related to ..."), what a period's charges
@@ -254,6 +287,12 @@ pub const VETOES: &[Veto] = &[
     v(Restructuring, "transition services"),
     v(Restructuring, "agreement|agreements"),
     v(Restructuring, "sale of"),
+    // A clinical programme discontinued is a trial's news, equity plans and option grants ended
+    // are compensation.
+    v(Restructuring, "clinical|development program|programs|programme"),
+    v(Restructuring, "incentive|grants"),
+    // A business discontinued by transferring it is a sale.
+    v(Restructuring, "by transferring|selling"),
     // A strategy, an initiative or a statement launched is no product.
     v(Product, "plan|initiative|initiatives|program|programs|statements|group|groups|activities|campaign|campaigns"),
     v(Product, "we|company operate|operates"),
@@ -291,6 +330,13 @@ pub const VETOES: &[Veto] = &[
     v(Product, "awaiting|survey|surveys"),
     v(Product, "competitor|competitors|undifferentiated"),
     v(Product, "starting|beginning .. with the launch"),
+    // A business or collaboration model introduced is a description; a network's staking
+    // feature is no product of the company's.
+    v(Product, "introduced|upgraded|adopted .. business|collaboration|operating model|models"),
+    v(Product, "staked|staking|ethereum"),
+    // A security charge released and a response launched are no product news.
+    v(Product, "security charged|charge"),
+    v(Product, "launched a .. response"),
     // A subsidiary's dividend to its own holders (a minority's share) is no dividend of the
     // company's.
     v(Dividend, "one of .. subsidiaries"),
@@ -311,6 +357,8 @@ pub const VETOES: &[Veto] = &[
     v(Dividend, "rights agreement|plan"),
     // Authority remaining under a programme is a figure, not an event.
     v(Buyback, "were|was|are|is authorized .. to repurchase"),
+    // A rating agency's action is no guidance of the company's.
+    v(Outlook, "moody's|fitch|rating|ratings"),
     // Accounting guidance is no company guidance.
     v(Outlook, "impact|evaluating|adoption|accounting"),
     // A dividend policy's conditions called guidance.
@@ -337,6 +385,11 @@ pub const VETOES: &[Veto] = &[
     v(Divestiture, "leaseback|lease-back"),
     v(Divestiture, "lease back"),
     v(Divestiture, "opinion|assumed|former"),
+    // A former parent's distribution of the company's own shares "to its stockholders" is the
+    // parent's spin-off, told as the company's history.
+    v(Divestiture, "to its stockholders|shareholders"),
+    // "sales from the Breeders Choice business we sold in December 2020": background to a figure.
+    v(Divestiture, "business|businesses|operations we|it sold|divested in"),
     // Goods sold to customers are sales, not a divestiture.
     v(Divestiture, "customer|customers"),
     // A holder selling the company's shares it owns ("the 12,000,000 shares of Common Stock of
@@ -358,6 +411,8 @@ pub const VETOES: &[Veto] = &[
     v(Expansion, "in all .. stores"),
     v(Expansion, "launched .. data center|centers"),
     v(Expansion, "costs|expenses|pre-opening"),
+    // A year's deposits and spending (a cash-flow summary) are no premises opened.
+    v(Expansion, "deposits|spending"),
     // Guarantee liabilities settled with a lender and an error corrected in an earlier report are
     // no regulator's decision.
     v(Regulatory, "liabilities|guarantee|inadvertently|amounts|payables|receivables"),
@@ -372,6 +427,14 @@ pub const VETOES: &[Veto] = &[
     v(Regulatory, "anti-dilution|down round"),
     v(Regulatory, "intercompany|swap|swaps|receivable"),
     v(Regulatory, "became .. subsidiary"),
+    // A business licence issued to a new subsidiary is its formation; a payment made under an
+    // earlier settlement is background.
+    v(Regulatory, "business license|licence"),
+    v(Regulatory, "pursuant to the|a settlement .. paid"),
+    // Restricted cash set aside for an old decision and a consent decree the company operates
+    // under are no regulator's decision.
+    v(Regulatory, "restricted cash"),
+    v(Regulatory, "operating|operate|operates under"),
     // Equity awards settled in cash or shares are compensation.
     v(Regulatory, "awards|tsrus|stock-based"),
 ];
