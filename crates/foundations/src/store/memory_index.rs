@@ -12,7 +12,7 @@ use std::sync::{Arc, RwLock};
 
 use super::memory_record::{MemoryOutcome, MemoryRecord};
 use super::postings::{self, Hit, Total};
-use super::word_table::WordTable;
+use super::word_table::{EntrySet, WordTable};
 use crate::domain::each_search_word;
 
 /// What the index knows of one live entry.
@@ -185,7 +185,7 @@ impl Inner {
             each_word(r, |w| words.extend(self.words.get(w)));
             held.push(r);
         }
-        gone.sort_unstable();
+        let gone = EntrySet::new(&gone);
         words.sort_unstable();
         words.dedup();
         for w in words {
