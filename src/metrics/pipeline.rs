@@ -1,13 +1,11 @@
 //! Pipeline view: total, open and weighted value; deal counts by stage; win rate =
 //! won / (won + lost) by count (null when nothing has closed).
 
-use std::collections::BTreeMap;
-
 use serde::{Deserialize, Serialize};
 
 use super::{MetricsData, View};
 use crate::domain::{DealType, Stage};
-use crate::store::{DealRecord, DealTally};
+use crate::store::DealTally;
 
 /// Deals per stage, every stage present, in pipeline order.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -56,26 +54,13 @@ impl View for PipelineView {
     const NAME: &'static str = "pipeline";
 
     fn compute(data: &MetricsData) -> Self {
-        Self::of(&data.deals)
+        Self::from_tallies(&data.deals)
     }
 }
 
 impl PipelineView {
-    /// The view of `deals` (the rollup's).
-    pub fn of(deals: &[DealRecord]) -> Self {
-        let mut tallies: BTreeMap<(Stage, DealType), DealTally> = BTreeMap::new();
-        for d in deals {
-            let tally = tallies.entry((d.stage, d.deal_type)).or_default();
-            tally.count += 1;
-            tally.value += d.value;
-            tally.weighted += d.value * u64::from(d.probability);
-        }
-        let tallies: Vec<_> = tallies.into_iter().map(|((s, t), tally)| (s, t, tally)).collect();
-        Self::from_tallies(&tallies)
-    }
-
-    /// The view from the deals' tallies per (stage, type) (the Brain's on each question, from
-    /// the deal index: no deal is read).
+    /// The view from the deals' tallies per (stage, type), from the deal index (the rollup's, and
+    /// the Brain's on each question: no deal is read).
     pub fn from_tallies(tallies: &[(Stage, DealType, DealTally)]) -> Self {
         let mut counts = StageCounts::default();
         let (mut total, mut open, mut weighted, mut deal_count) = (0, 0, 0, 0);
