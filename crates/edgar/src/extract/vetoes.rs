@@ -264,7 +264,7 @@ pub const VETOES: &[Veto] = &[
     // Company the Helix assets").
     v(Acquisition, "buyer|purchaser agreed to acquire|purchase"),
     // A business started "when the Company acquired" it is history told as background.
-    v(Acquisition, "when {self} acquired"),
+    v(Acquisition, "when .. {self} acquired"),
     // An acquisition told in a relative clause of a subsidiary's ("a business that a subsidiary
     // acquired ... in 1990"), a counterparty that "has agreed to purchase" the company's stake
     // (a sale) and bullion bought by the ton (trading stock) are no acquisition.
