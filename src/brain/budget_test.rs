@@ -58,7 +58,7 @@ async fn the_context_stays_within_budget_with_30k_org_entries_and_500_messages()
             tokens_used: 0,
         })
         .collect();
-    store.append_chat("u1", history, HISTORY_LIMIT, summarize).await.expect("history");
+    store.append_chat("u1", history, HISTORY_LIMIT, summarize, None).await.expect("history");
     // Reopened, so the index is the one built from the file, not the one kept by the writes.
     drop(store);
     let store = Store::open(&dir.path().join("gtms.redb")).expect("reopen");

@@ -231,13 +231,16 @@ pub async fn chat(
         now_ms: store.now_ms(),
     });
     let who = format!("user:{}", principal.sub);
-    match llm.call(store, &who, TaskType::Research, context.system, context.turns, MAX_OUTPUT_TOKENS).await {
-        Ok(reply) => {
+    // The call is recorded with the thread, in the thread's commit: one durable commit a message.
+    match llm.complete(&who, TaskType::Research, context.system, context.turns, MAX_OUTPUT_TOKENS).await {
+        Ok((reply, call)) => {
+            super::llm::count(&call);
             let now = store.now_ms();
             let tokens_used = reply.input_tokens + reply.output_tokens;
             let answer = ChatRecord { tokens_used, ..record("assistant", &reply.text, false, now) };
             let records = vec![record("user", message, false, now), answer];
-            let conversation_id = store.append_chat(&principal.sub, records, HISTORY_LIMIT, summarize).await?;
+            let conversation_id =
+                store.append_chat(&principal.sub, records, HISTORY_LIMIT, summarize, Some(call)).await?;
             tracing::debug!(input = reply.input_tokens, output = reply.output_tokens, "the model answered");
             Ok(ChatReply { response: reply.text, conversation_id, tokens_used })
         }
@@ -249,6 +252,7 @@ pub async fn chat(
                     vec![record("user", message, true, store.now_ms())],
                     HISTORY_LIMIT,
                     summarize,
+                    None,
                 )
                 .await?;
             Err(BrainError::Model(e))

@@ -91,10 +91,16 @@ impl Llm {
     }
 }
 
+/// Counts one model call in the Prometheus counters (`record` also writes it to the ledger; the
+/// Brain's chat writes it with the thread, in one commit).
+pub fn count(call: &ModelCall) {
+    crate::prometheus::model_call(&call.model, &call.who, call.input_tokens, call.output_tokens, call.cost_micros);
+}
+
 /// Records one model call in the token ledger and the Prometheus counters. A ledger failure is
 /// logged, never returned.
 pub async fn record(store: &Store, call: ModelCall) {
-    crate::prometheus::model_call(&call.model, &call.who, call.input_tokens, call.output_tokens, call.cost_micros);
+    count(&call);
     if let Err(e) = store.record_model_call(call).await {
         tracing::warn!(error = %e, "could not record a model call in the token ledger");
     }

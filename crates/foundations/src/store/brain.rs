@@ -86,6 +86,27 @@ fn read_thread(db: &redb::Database, sub: &str) -> Result<(Option<ThreadRecord>, 
     Ok((thread, out))
 }
 
+/// Writes one model call into the ledger, the token table and the spend, in `txn`.
+fn record_call(txn: &WriteTransaction, call: &ModelCall) -> Result<(), StoreError> {
+    let id = format!("{:013}/{}", call.at_ms, uuid::Uuid::new_v4().simple());
+    let date = chrono::DateTime::from_timestamp_millis(call.at_ms)
+        .map(|t| t.format("%Y-%m-%d").to_string())
+        .unwrap_or_default();
+    let worker = if call.who.starts_with("user:") { "brain".to_owned() } else { call.who.clone() };
+    let tokens = TokenRecord {
+        date: date.clone(),
+        worker,
+        model: call.model.clone(),
+        input_tokens: call.input_tokens,
+        output_tokens: call.output_tokens,
+        cost_micros: call.cost_micros,
+    };
+    txn.open_table(TOKENS)?.insert(format!("{date}/m{id}").as_str(), codec::encode(&tokens)?.as_slice())?;
+    txn.open_table(MODEL_CALLS)?.insert(id.as_str(), codec::encode(call)?.as_slice())?;
+    super::spend::count(txn, call)?;
+    Ok(())
+}
+
 /// Appends `records` to the thread of `sub` and folds the oldest messages into the summary
 /// while the thread is over `limit` (the summary stamped `now_ms`); returns the conversation id.
 fn append(
@@ -139,18 +160,24 @@ impl Store {
         self.blocking(move |db| read_thread(db, &sub)).await
     }
 
-    /// Appends messages in one durable commit; returns the conversation id.
+    /// Appends messages — and the model call that answered them, when there is one — in one
+    /// durable commit (a chat message made two, the call's and the thread's); returns the
+    /// conversation id.
     pub async fn append_chat(
         &self,
         sub: &str,
         records: Vec<ChatRecord>,
         limit: usize,
         summarize: Summarize,
+        call: Option<ModelCall>,
     ) -> Result<String, StoreError> {
         let (sub, now_ms) = (sub.to_owned(), self.now_ms());
         self.blocking(move |db| {
             let txn = db.begin_write()?;
             let id = append(&txn, &sub, &records, limit, summarize, now_ms)?;
+            if let Some(call) = &call {
+                record_call(&txn, call)?;
+            }
             txn.commit()?;
             Ok(id)
         })
@@ -205,22 +232,7 @@ impl Store {
     pub async fn record_model_call(&self, call: ModelCall) -> Result<(), StoreError> {
         self.blocking(move |db| {
             let txn = db.begin_write()?;
-            let id = format!("{:013}/{}", call.at_ms, uuid::Uuid::new_v4().simple());
-            let date = chrono::DateTime::from_timestamp_millis(call.at_ms)
-                .map(|t| t.format("%Y-%m-%d").to_string())
-                .unwrap_or_default();
-            let worker = if call.who.starts_with("user:") { "brain".to_owned() } else { call.who.clone() };
-            let tokens = TokenRecord {
-                date: date.clone(),
-                worker,
-                model: call.model.clone(),
-                input_tokens: call.input_tokens,
-                output_tokens: call.output_tokens,
-                cost_micros: call.cost_micros,
-            };
-            txn.open_table(TOKENS)?.insert(format!("{date}/m{id}").as_str(), codec::encode(&tokens)?.as_slice())?;
-            txn.open_table(MODEL_CALLS)?.insert(id.as_str(), codec::encode(&call)?.as_slice())?;
-            super::spend::count(&txn, &call)?;
+            record_call(&txn, &call)?;
             txn.commit()?;
             Ok(())
         })
