@@ -247,3 +247,39 @@ impl Store {
 
 // Types first written under schema version 2; no older layout exists.
 super::codec::unchanged_records!(ThreadRecord, ModelCall);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn message(role: &str, at_ms: i64) -> ChatRecord {
+        ChatRecord { role: role.into(), content: format!("{role} says"), at_ms, unanswered: false, tokens_used: 0 }
+    }
+
+    fn summary(_: Option<&ChatRecord>, folded: &[ChatRecord], at_ms: i64) -> ChatRecord {
+        ChatRecord { role: SUMMARY_ROLE.into(), content: format!("{} folded", folded.len()), ..message("x", at_ms) }
+    }
+
+    #[tokio::test]
+    async fn an_answer_and_its_model_call_are_written_in_one_commit() {
+        let dir = tempfile::tempdir().expect("dir");
+        let store = Store::open(&dir.path().join("b.redb")).expect("open");
+        let at = 1_795_737_600_000;
+        let call = ModelCall {
+            at_ms: at,
+            who: "user:u1".into(),
+            model: "m".into(),
+            task: "research".into(),
+            input_tokens: 40,
+            output_tokens: 2,
+            cost_micros: 9,
+        };
+        let answered = vec![message("user", at), message("assistant", at)];
+        store.append_chat("u1", answered, 500, summary, Some(call.clone())).await.expect("append");
+        store.append_chat("u1", vec![message("user", at + 1)], 500, summary, None).await.expect("unanswered");
+        assert_eq!(store.chat_thread("u1").await.expect("thread").1.len(), 3);
+        assert_eq!(store.model_calls().await.expect("ledger"), vec![call]);
+        let spent = store.spend("user:u1", at).await.expect("spend");
+        assert_eq!((spent.today.tokens, spent.today.calls), (42, 1), "counted once, with the answer");
+    }
+}
