@@ -17,6 +17,9 @@ struct Head(u32);
 
 const LISTED: u32 = 1 << 31;
 
+/// Unheld words (no entry holds them) a renumbering keeps however many the held ones are.
+const UNHELD_FLOOR: usize = 1_024;
+
 impl Head {
     const NONE: Head = Head(u32::MAX);
 
@@ -203,23 +206,49 @@ impl WordTable {
     }
 
     /// Renumbers the entries: entry `e` becomes `new_entry[e]` (`u32::MAX`: gone). Each list is
-    /// mapped in place (and sorted again if the new numbering reorders it); the words no entry
-    /// holds any more are forgotten and the others renumbered.
+    /// mapped in place (and sorted again if the new numbering reorders it). A word no entry
+    /// holds any more keeps its id and text until such words outnumber the held ones; then the
+    /// table is rebuilt without them (`forget_unheld`). Re-interning every word at every
+    /// renumbering was most of its cost, paid under the index's exclusive lock.
     pub(crate) fn renumber_entries(&mut self, new_entry: &[u32]) {
-        let mut old = std::mem::take(self);
         let renumbered = |e: &mut u32| {
             *e = new_entry.get(*e as usize).copied().unwrap_or(u32::MAX);
             *e != u32::MAX
         };
+        let Self { heads, lists, .. } = self;
+        for head in heads.iter_mut() {
+            if let Some(list) = head.list().and_then(|at| lists.lists.get_mut(at)) {
+                list.retain_mut(renumbered);
+                if !list.is_sorted() {
+                    list.sort_unstable();
+                }
+                if list.len() < 2 {
+                    let ids = lists.take(*head);
+                    *head = lists.head(ids);
+                }
+            } else if *head != Head::NONE {
+                let mut entry = head.0;
+                *head = match renumbered(&mut entry) {
+                    true if entry < LISTED => Head(entry),
+                    true => lists.head(vec![entry]),
+                    false => Head::NONE,
+                };
+            }
+        }
+        let unheld = self.heads.iter().filter(|head| **head == Head::NONE).count();
+        if unheld > UNHELD_FLOOR && unheld > self.heads.len() / 2 {
+            self.forget_unheld();
+        }
+    }
+
+    /// Rebuilds the table with only the words some entry holds, their lists moved as they are.
+    fn forget_unheld(&mut self) {
+        let mut old = std::mem::take(self);
         for (id, head) in old.heads.iter().enumerate() {
-            let mut entries = old.lists.take(*head);
-            entries.retain_mut(renumbered);
-            if entries.is_empty() {
+            if *head == Head::NONE {
                 continue;
             }
-            if !entries.is_sorted() {
-                entries.sort_unstable();
-            }
+            let entries = old.lists.take(*head);
             let kept = self.intern(span_text(&old.text, &old.ends, small(id)));
             let head = self.lists.head(entries);
             if let Some(place) = self.heads.get_mut(kept as usize) {
@@ -253,13 +282,17 @@ mod tests {
         table.remove_all(alpha, &EntrySet::new(&[1]));
         table.remove_all(beta, &EntrySet::new(&[4]));
         assert_eq!((table.postings(alpha), table.postings(beta)), (&[9][..], &[][..]));
-        // Entries renumbered in reverse (9 becomes 0): beta, held by none, is forgotten.
+        // Entries renumbered in reverse (9 becomes 0): beta, held by none, keeps its id while
+        // unheld words are few, and is forgotten when the table is rebuilt without them.
         table.push(alpha, 12);
         let mut new_entry = vec![u32::MAX; 13];
         (new_entry[9], new_entry[12]) = (1, 0);
         table.renumber_entries(&new_entry);
-        assert_eq!((table.len(), table.get("beta")), (1, None));
+        assert_eq!((table.len(), table.get("beta")), (2, Some(beta)));
         assert_eq!(table.get("alpha").map(|w| table.postings(w)), Some(&[0, 1][..]), "sorted again");
+        table.forget_unheld();
+        assert_eq!((table.len(), table.get("beta")), (1, None));
+        assert_eq!(table.get("alpha").map(|w| table.postings(w)), Some(&[0, 1][..]));
         assert_eq!(std::mem::size_of::<Head>(), 4, "a word's head is four bytes");
     }
 
@@ -281,6 +314,23 @@ mod tests {
         assert_eq!(table.postings(b), &[7, 8]);
         table.remove_all(b, &EntrySet::new(&[9]));
         assert_eq!(table.postings(b), &[7, 8], "removing an entry not held changes nothing");
+    }
+
+    #[test]
+    fn a_renumbering_forgets_the_unheld_words_once_they_outnumber_the_held() {
+        let mut table = WordTable::default();
+        let kept = table.intern("kept");
+        table.push(kept, 0);
+        let unheld = UNHELD_FLOOR + 1;
+        for n in 0..unheld {
+            let w = table.intern(&format!("w{n}"));
+            table.push(w, 1 + small(n));
+        }
+        let mut new_entry = vec![u32::MAX; unheld + 1];
+        new_entry[0] = 0;
+        table.renumber_entries(&new_entry);
+        assert_eq!((table.len(), table.get("w5")), (1, None), "every entry but the first was gone");
+        assert_eq!(table.postings(table.get("kept").unwrap_or(u32::MAX)), &[0]);
     }
 
     #[test]
