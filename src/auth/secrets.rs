@@ -3,10 +3,12 @@
 //! argon2 is the one expensive thing an unauthenticated client can make us do, so its work is
 //! bounded here: at most `concurrency` hashes run at once (on the blocking pool), at most
 //! `queue` more wait for a turn (for at most `wait`), and anything beyond is refused at once
-//! with `AuthError::Busy` (503 + `Retry-After`). Each running hash fills a memory arena taken
-//! from a small pool and put back afterwards, so the 7 MiB of argon2 state is allocated once
-//! per concurrent slot for the life of the process — never once per attempt, which glibc's
-//! per-thread arenas kept resident after the blocking threads finished.
+//! with `AuthError::Busy` (503 + `Retry-After`). Each running hash fills a memory arena of its
+//! own mapping (`ARENA_CAPACITY`): while callers wait, a finished hash hands its arena to the
+//! next; the last one of a burst unmaps it, so an idle server holds none of the 7 MiB of argon2
+//! state (a pool that kept one per slot for the life of the process was a quarter of a fresh
+//! start's idle RSS, issue 27), and a burst never leaves it in glibc's per-thread heaps (which
+//! kept it resident after the blocking threads finished when it was allocated per attempt).
 
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -57,6 +59,10 @@ impl Default for HashLimits {
 /// The largest argon2 memory a stored hash may ask for (256 MiB); a record asking for more
 /// is treated as not matching rather than allowed to allocate without bound.
 const MAX_BLOCKS: usize = 256 * 1024;
+/// An arena's capacity in blocks (1 KiB each): past glibc's largest mmap threshold (32 MiB), so
+/// glibc gives it a mapping of its own, unmapped when the arena is dropped, whatever sizes were
+/// freed before. Only the blocks a hash uses are ever touched, so only they are resident.
+const ARENA_CAPACITY: usize = 32 * 1024 + 1;
 const SALT_LEN: usize = 16;
 const OUTPUT_LEN: usize = 32;
 
@@ -64,7 +70,8 @@ struct Pool {
     slots: Arc<Semaphore>,
     waiting: AtomicUsize,
     limits: HashLimits,
-    /// Free memory arenas; never more than `limits.concurrency` exist.
+    /// Arenas handed from a finished hash to a waiting one; never more than
+    /// `limits.concurrency` exist, and none once nobody waits.
     arenas: Mutex<Vec<Vec<Block>>>,
     /// Hashes computed since start (verifications included): evidence for tests and metrics.
     runs: AtomicU64,
@@ -185,11 +192,19 @@ impl Pool {
     }
 
     fn take_arena(&self) -> Vec<Block> {
-        self.arenas.lock().unwrap_or_else(|p| p.into_inner()).pop().unwrap_or_default()
+        let kept = self.arenas.lock().unwrap_or_else(|p| p.into_inner()).pop();
+        kept.unwrap_or_else(|| Vec::with_capacity(ARENA_CAPACITY))
     }
 
+    /// Keeps a finished hash's arena for a caller waiting for a slot; with none waiting it is
+    /// dropped (unmapped), and so are the kept ones: the burst is over.
     fn put_arena(&self, arena: Vec<Block>) {
-        self.arenas.lock().unwrap_or_else(|p| p.into_inner()).push(arena);
+        let mut arenas = self.arenas.lock().unwrap_or_else(|p| p.into_inner());
+        if self.waiting.load(Ordering::Acquire) > 0 {
+            arenas.push(arena);
+        } else {
+            arenas.clear();
+        }
     }
 }
 
@@ -317,5 +332,13 @@ mod tests {
         let phcs = futures_util::future::join_all((0..8).map(|_| hasher.hash("x".into()))).await;
         assert!(phcs.iter().filter(|r| r.is_ok()).count() >= 1);
         assert!(hasher.pool.arenas.lock().map(|a| a.len()).unwrap_or(0) <= 1, "one arena per slot");
+    }
+
+    #[tokio::test]
+    async fn an_idle_hasher_holds_no_arena() {
+        let hasher = Hasher::new(LIGHT);
+        let phc = hasher.hash("x".into()).await.unwrap_or_default();
+        assert!(hasher.verify("x".into(), phc).await.unwrap_or(false));
+        assert_eq!(hasher.pool.arenas.lock().map(|a| a.len()).unwrap_or(1), 0, "nobody waited: dropped");
     }
 }
