@@ -4,10 +4,12 @@
 //! (issue 27: parsing every card at start-up was most of the time to the first answer and a
 //! third of the idle memory); the first search or hub page parses them all.
 
-use std::collections::HashMap;
+use std::hash::BuildHasher;
 use std::sync::{Arc, OnceLock};
 
 use bytes::Bytes;
+use hashbrown::HashTable;
+use serde::de::{DeserializeSeed, SeqAccess, Visitor};
 
 use super::assets::AssetTable;
 use super::card::{Card, RegistryRow};
@@ -17,13 +19,14 @@ use crate::domain::{DomainName, Ticker};
 #[derive(Debug, Clone)]
 pub struct Company {
     pub row: RegistryRow,
-    card: LazyCard,
+    /// Boxed: nine companies in ten have no page, and pay 8 bytes for it instead of 112.
+    card: Option<Box<LazyCard>>,
 }
 
 /// A card's embedded gzip bytes, parsed on first use with its best signal.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 struct LazyCard {
-    gzip: Option<Bytes>,
+    gzip: Bytes,
     /// The data's newest filing date, as of which the best signal is ranked.
     as_of: Arc<str>,
     parsed: OnceLock<Option<Parsed>>,
@@ -59,33 +62,110 @@ impl Company {
             let (index, score) = parsed.best?;
             make(&parsed.card, index, score).map(String::into_boxed_str)
         };
-        self.card.memo.get_or_init(made).as_deref()
+        self.card.as_deref()?.memo.get_or_init(made).as_deref()
     }
 
     fn parsed(&self) -> Option<&Parsed> {
-        let lazy = &self.card;
+        let lazy = self.card.as_deref()?;
         let parse = || {
-            let json = gtms_precompress::gunzip(lazy.gzip.as_ref()?).ok()?;
+            let json = gtms_precompress::gunzip(&lazy.gzip).ok()?;
             let card: Card = serde_json::from_slice(&json).ok()?;
             let best = super::rank::best_index(&card, &lazy.as_of);
             Some(Parsed { card: Arc::new(card), best })
         };
         lazy.parsed.get_or_init(parse).as_ref()
     }
+
+    /// The company's `key` (its `nth` ticker for `Key::Ticker`; "" where it has none).
+    fn key(&self, key: Key, nth: usize) -> &str {
+        let row = &self.row;
+        match key {
+            Key::Slug => row.slug.as_deref().unwrap_or_default(),
+            Key::Cik => &row.cik,
+            Key::Ticker => row.tickers.get(nth).map_or("", String::as_str),
+            Key::Domain => row.domain.as_deref().unwrap_or_default(),
+        }
+    }
 }
 
-/// The lookups' keys come from the embedded registry, never from a client: a fast hasher
-/// (hashing was a tenth of the start-up, issue 27) cannot be flooded with collisions.
-type Index = HashMap<String, usize, foldhash::fast::RandomState>;
+/// What a lookup finds companies by.
+#[derive(Debug, Clone, Copy, Default)]
+enum Key {
+    #[default]
+    Slug,
+    Cik,
+    Ticker,
+    Domain,
+}
 
-#[derive(Debug, Default)]
+/// Bits of a lookup's entry that name which of a company's tickers it is.
+const NTH_BITS: u32 = 8;
+
+/// Companies found by a key each of them holds: a table of 4-byte entries (the company's
+/// place, and which of its tickers), the key itself read from the company. Maps of owned key
+/// strings were a fifth of the idle heap (issue 27). The keys come from the embedded registry,
+/// never from a client: a fast hasher (hashing was a tenth of the start-up) cannot be flooded
+/// with collisions.
+#[derive(Default)]
+struct Lookup {
+    key: Key,
+    table: HashTable<u32>,
+    hasher: foldhash::fast::RandomState,
+}
+
+impl Lookup {
+    fn new(key: Key) -> Self {
+        Self { key, ..Self::default() }
+    }
+
+    fn key_of<'c>(&self, companies: &'c [Company], entry: u32) -> &'c str {
+        let at = (entry >> NTH_BITS) as usize;
+        companies.get(at).map_or("", |c| c.key(self.key, (entry & ((1 << NTH_BITS) - 1)) as usize))
+    }
+
+    fn get(&self, companies: &[Company], key: &str) -> Option<usize> {
+        let found = self.table.find(self.hasher.hash_one(key), |&e| self.key_of(companies, e) == key)?;
+        Some((found >> NTH_BITS) as usize)
+    }
+
+    /// Adds the `nth` key of company `at` unless a company already holds it (the first wins).
+    fn add(&mut self, companies: &[Company], at: usize, nth: usize) {
+        let (Ok(at), Ok(nth)) = (u32::try_from(at), u32::try_from(nth)) else { return };
+        if at >= 1 << (32 - NTH_BITS) || nth >= 1 << NTH_BITS {
+            return;
+        }
+        let entry = (at << NTH_BITS) | nth;
+        let key = self.key_of(companies, entry);
+        if key.is_empty() || self.get(companies, key).is_some() {
+            return;
+        }
+        let Self { table, hasher, .. } = self;
+        table.insert_unique(hasher.hash_one(key), entry, |&e| {
+            let at = (e >> NTH_BITS) as usize;
+            let nth = (e & ((1 << NTH_BITS) - 1)) as usize;
+            hasher.hash_one(companies.get(at).map_or("", |c| c.key(self.key, nth)))
+        });
+    }
+
+    fn len(&self) -> usize {
+        self.table.len()
+    }
+}
+
+#[derive(Default)]
 pub struct Directory {
     companies: Vec<Company>,
-    by_slug: Index,
-    by_cik: Index,
-    by_ticker: Index,
-    by_domain: Index,
+    by_slug: Lookup,
+    by_cik: Lookup,
+    by_ticker: Lookup,
+    by_domain: Lookup,
     generated_at: String,
+}
+
+impl std::fmt::Debug for Directory {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Directory").field("tracked", &self.tracked()).field("with_page", &self.with_page()).finish()
+    }
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -106,13 +186,15 @@ impl Directory {
         Self::build(&crate::assets::registry_json().unwrap_or_default(), assets)
     }
 
-    /// Builds the lookup from the registry rows; each card stays in the asset table until used.
+    /// Builds the lookup from the registry rows, read one at a time (a vector of every row
+    /// beside the directory was its size again at start-up); each card stays in the asset
+    /// table until used.
     pub fn build(registry: &[u8], assets: &AssetTable) -> Result<Self, DirectoryError> {
-        let rows: Vec<RegistryRow> = serde_json::from_slice(registry).map_err(DirectoryError::Registry)?;
         let mut dir = Directory {
-            companies: Vec::with_capacity(rows.len()),
-            by_cik: Index::with_capacity_and_hasher(rows.len(), Default::default()),
-            by_ticker: Index::with_capacity_and_hasher(rows.len(), Default::default()),
+            by_slug: Lookup::new(Key::Slug),
+            by_cik: Lookup::new(Key::Cik),
+            by_ticker: Lookup::new(Key::Ticker),
+            by_domain: Lookup::new(Key::Domain),
             ..Directory::default()
         };
         if let Some(index) = assets.get("/company/data/index.json") {
@@ -120,44 +202,56 @@ impl Directory {
             let value: serde_json::Value = serde_json::from_slice(&json).unwrap_or_default();
             dir.generated_at = value["generated_at"].as_str().unwrap_or_default().to_owned();
         }
+        let mut json = serde_json::Deserializer::from_slice(registry);
         let as_of: Arc<str> = Arc::from(dir.generated_at.as_str());
-        for row in rows {
-            let file = row.slug.as_ref().and_then(|slug| assets.get(&format!("/company/data/{slug}.json")));
-            let card =
-                LazyCard { gzip: file.map(|f| f.gzip.clone()), as_of: Arc::clone(&as_of), ..LazyCard::default() };
-            dir.insert(Company { row, card });
-        }
+        Rows { dir: &mut dir, assets, as_of }.deserialize(&mut json).map_err(DirectoryError::Registry)?;
+        json.end().map_err(DirectoryError::Registry)?;
+        dir.companies.shrink_to_fit();
         Ok(dir)
     }
 
-    fn insert(&mut self, company: Company) {
-        let i = self.companies.len();
-        if let Some(slug) = company.row.slug.as_ref().filter(|_| company.card.gzip.is_some()) {
-            self.by_slug.insert(slug.clone(), i);
-        }
-        self.by_cik.insert(company.row.cik.clone(), i);
-        for ticker in &company.row.tickers {
+    /// Adds a company, its tickers and domain in their normal form (as the lookups are asked).
+    fn insert(&mut self, mut row: RegistryRow, card: Option<Box<LazyCard>>) {
+        for ticker in &mut row.tickers {
             if let Ok(t) = Ticker::parse(ticker) {
-                self.by_ticker.entry(t.as_str().to_owned()).or_insert(i);
+                *ticker = t.as_str().to_owned();
             }
         }
-        if let Some(domain) = company.row.domain.as_deref().and_then(|d| DomainName::parse(d).ok()) {
-            self.by_domain.entry(domain.as_str().to_owned()).or_insert(i);
+        row.tickers.shrink_to_fit();
+        let domain = row.domain.as_deref().and_then(|d| DomainName::parse(d).ok());
+        let indexed_domain = domain.is_some();
+        if let Some(normal) = domain {
+            row.domain = Some(normal.as_str().to_owned());
         }
-        self.companies.push(company);
+        let (has_page, tickers) = (card.is_some() && row.slug.is_some(), row.tickers.len());
+        let at = self.companies.len();
+        self.companies.push(Company { row, card });
+        let companies = &self.companies;
+        if has_page {
+            self.by_slug.add(companies, at, 0);
+        }
+        self.by_cik.add(companies, at, 0);
+        for nth in 0..tickers {
+            if Ticker::parse(companies[at].key(Key::Ticker, nth)).is_ok() {
+                self.by_ticker.add(companies, at, nth);
+            }
+        }
+        if indexed_domain {
+            self.by_domain.add(companies, at, 0);
+        }
     }
 
     pub fn by_slug(&self, slug: &str) -> Option<&Company> {
-        self.by_slug.get(slug).map(|&i| &self.companies[i])
+        self.by_slug.get(&self.companies, slug).map(|i| &self.companies[i])
     }
     pub fn by_cik(&self, cik: &str) -> Option<&Company> {
-        self.by_cik.get(cik).map(|&i| &self.companies[i])
+        self.by_cik.get(&self.companies, cik).map(|i| &self.companies[i])
     }
     pub fn by_ticker(&self, ticker: &Ticker) -> Option<&Company> {
-        self.by_ticker.get(ticker.as_str()).map(|&i| &self.companies[i])
+        self.by_ticker.get(&self.companies, ticker.as_str()).map(|i| &self.companies[i])
     }
     pub fn by_domain(&self, domain: &DomainName) -> Option<&Company> {
-        self.by_domain.get(domain.as_str()).map(|&i| &self.companies[i])
+        self.by_domain.get(&self.companies, domain.as_str()).map(|i| &self.companies[i])
     }
 
     /// Every tracked company, in registry (CIK) order.
@@ -167,9 +261,14 @@ impl Directory {
 
     /// Companies with a card, in slug order.
     pub fn cards(&self) -> impl Iterator<Item = &Arc<Card>> {
-        let mut slugs: Vec<(&String, &usize)> = self.by_slug.iter().collect();
-        slugs.sort_unstable();
-        slugs.into_iter().filter_map(|(_, &i)| self.companies[i].card())
+        let mut slugs: Vec<(&str, &Company)> = self
+            .by_slug
+            .table
+            .iter()
+            .map(|&e| (self.by_slug.key_of(&self.companies, e), &self.companies[(e >> NTH_BITS) as usize]))
+            .collect();
+        slugs.sort_unstable_by_key(|(slug, _)| *slug);
+        slugs.into_iter().filter_map(|(_, company)| company.card())
     }
 
     pub fn tracked(&self) -> usize {
@@ -186,6 +285,41 @@ impl Directory {
     }
 }
 
+/// The registry's rows, added to the directory as they are read.
+struct Rows<'d> {
+    dir: &'d mut Directory,
+    assets: &'d AssetTable,
+    as_of: Arc<str>,
+}
+
+impl<'de> DeserializeSeed<'de> for Rows<'_> {
+    type Value = ();
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Rows<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a list of registry rows")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut rows: A) -> Result<(), A::Error> {
+        while let Some(row) = rows.next_element::<RegistryRow>()? {
+            let file = row.slug.as_ref().and_then(|slug| self.assets.get(&format!("/company/data/{slug}.json")));
+            let card = file.map(|f| {
+                let (as_of, parsed, memo) = (Arc::clone(&self.as_of), OnceLock::new(), OnceLock::new());
+                Box::new(LazyCard { gzip: f.gzip.clone(), as_of, parsed, memo })
+            });
+            self.dir.insert(row, card);
+        }
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -196,6 +330,7 @@ mod tests {
     fn every_embedded_card_parses_on_first_use_under_its_slug() {
         let dir = Directory::embedded().unwrap_or_default();
         let slugs: Vec<&String> = dir.companies().iter().filter_map(|c| c.row.slug.as_ref()).collect();
+        assert_eq!(dir.cards().count(), slugs.len(), "every card, once");
         assert!(!slugs.is_empty() && slugs.len() == dir.with_page(), "every slug has a page");
         for slug in slugs {
             let company = dir.by_slug(slug);
