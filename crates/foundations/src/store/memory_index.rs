@@ -170,6 +170,7 @@ impl IndexLoad {
         let mut order: Vec<(i64, u32)> = by_time.collect();
         order.sort_unstable();
         inner.compact(order.into_iter().map(|(_, id)| id).collect());
+        inner.words.shrink_to_fit();
         MemoryIndex { inner: RwLock::new(self.0), writer: Mutex::default() }
     }
 }

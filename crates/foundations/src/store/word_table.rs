@@ -225,6 +225,10 @@ impl WordTable {
                 if list.len() < 2 {
                     let ids = lists.take(*head);
                     *head = lists.head(ids);
+                } else if list.capacity() > list.len() + list.len() / 4 {
+                    // Lists grown by pushes (a load, a year of writes) keep at most a quarter
+                    // spare: at a million entries the spare room was tens of MB.
+                    list.shrink_to_fit();
                 }
             } else if *head != Head::NONE {
                 let mut entry = head.0;
@@ -255,6 +259,12 @@ impl WordTable {
                 *place = head;
             }
         }
+        self.shrink_to_fit();
+    }
+
+    /// Gives back the spare room of the table's vectors and hash table (after a load, which
+    /// grew them by doubling, and after a rebuild).
+    pub(crate) fn shrink_to_fit(&mut self) {
         self.text.shrink_to_fit();
         self.ends.shrink_to_fit();
         self.heads.shrink_to_fit();
