@@ -41,7 +41,8 @@ pids+=($!)
 wait_http "http://127.0.0.1:$GTMS_PORT/api/health"
 wait_http "http://127.0.0.1:$HELLO_PORT/"
 gtms_pid=${pids[0]}
-idle_rss_kb=$(awk '/VmRSS/ {print $2}' /proc/$gtms_pid/status)
+# Idle: once the RSS holds still (the fresh file's seeding hashes the admin's invite at start).
+idle_rss_kb=$(python3 -c "import sys; sys.path.insert(0, 'bench'); from start_time import settled_rss_kib; print(settled_rss_kib($gtms_pid))")
 
 echo "health vs hyper hello:" >&2
 measure "gtms /api/health" "http://127.0.0.1:$GTMS_PORT/api/health"
