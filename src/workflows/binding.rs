@@ -140,9 +140,17 @@ pub async fn recorded(store: &Store, record: &WorkflowRecord) -> Result<Option<(
     }))
 }
 
-/// The view of `record`'s recorded binding, if it has one.
-pub async fn view(store: &Store, record: &WorkflowRecord) -> Result<Option<BindingView>, StoreError> {
-    Ok(recorded(store, record).await?.map(|(b, basis)| BindingView { sha256: b.hash, basis, refreshed: b.refreshed }))
+/// The views of `records`' recorded bindings (`None` where a record has none), in their
+/// order, read in one transaction.
+pub async fn views(store: &Store, records: &[WorkflowRecord]) -> Result<Vec<Option<BindingView>>, StoreError> {
+    let pending = |r: &WorkflowRecord| r.approval.as_ref().filter(|a| a.is_pending()).map(|a| a.requested_ms);
+    let asked: Vec<(String, i64)> = records.iter().filter_map(|r| Some((r.id.clone(), pending(r)?))).collect();
+    let mut found = store.bindings(asked).await?.into_iter();
+    let view = |b: BindingRecord| {
+        let basis = serde_json::from_str(&b.basis).unwrap_or_default();
+        BindingView { sha256: b.hash, basis, refreshed: b.refreshed }
+    };
+    Ok(records.iter().map(|r| pending(r).and_then(|_| found.next().flatten().map(view))).collect())
 }
 
 /// Whether `record`'s pending request still holds; when it does not, raises it afresh (the new

@@ -297,9 +297,10 @@ impl Workflows {
         let (limit, after) = listing::checked(query.limit, query.cursor.as_deref()).map_err(WorkflowError::BadInput)?;
         let page = self.engine.listing().await?.pending(after.as_ref(), limit).await?;
         let mut approvals = pending_approvals(page.records.clone());
+        let views = super::binding::views(&self.store, &page.records).await?;
         for approval in &mut approvals {
-            if let Some(record) = page.records.iter().find(|r| r.id == approval.workflow_id) {
-                approval.binding = super::binding::view(&self.store, record).await?;
+            if let Some(at) = page.records.iter().position(|r| r.id == approval.workflow_id) {
+                approval.binding = views.get(at).cloned().flatten();
             }
         }
         Ok(ApprovalList {

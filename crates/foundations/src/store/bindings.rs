@@ -48,16 +48,44 @@ impl Store {
 
     /// The binding of `workflow_id`'s request made at `requested_ms`, if one was recorded.
     pub async fn binding(&self, workflow_id: &str, requested_ms: i64) -> Result<Option<BindingRecord>, StoreError> {
-        let key = key(workflow_id, requested_ms);
+        let mut found = self.bindings(vec![(workflow_id.to_owned(), requested_ms)]).await?;
+        Ok(found.pop().flatten())
+    }
+
+    /// The bindings of several requests (workflow, request time), in their order, read in one
+    /// transaction: a page of approvals is one read, not one per approval (issue 27).
+    pub async fn bindings(&self, requests: Vec<(String, i64)>) -> Result<Vec<Option<BindingRecord>>, StoreError> {
         self.blocking(move |db| {
             let txn = db.begin_read()?;
             let table = txn.open_table(APPROVAL_BINDINGS)?;
-            let record = match table.get(key.as_str())? {
-                Some(v) => Some(codec::decode(v.value())?),
-                None => None,
+            let read = |(workflow_id, requested_ms): &(String, i64)| -> Result<_, StoreError> {
+                match table.get(key(workflow_id, *requested_ms).as_str())? {
+                    Some(v) => Ok(Some(codec::decode(v.value())?)),
+                    None => Ok(None),
+                }
             };
-            Ok(record)
+            requests.iter().map(read).collect()
         })
         .await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn bindings_are_read_in_the_order_asked_with_none_where_none_was_recorded() {
+        let dir = tempfile::tempdir().expect("dir");
+        let store = Store::open(&dir.path().join("t.redb")).expect("open");
+        let bound = |hash: &str| BindingRecord { hash: hash.into(), basis: "{}".into(), bound_ms: 5, refreshed: 0 };
+        store.put_binding("wf-a", 10, bound("a")).await.expect("put");
+        store.put_binding("wf-b", 20, bound("b")).await.expect("put");
+        let asked = vec![("wf-b".to_owned(), 20), ("wf-a".to_owned(), 11), ("wf-a".to_owned(), 10)];
+        let found = store.bindings(asked).await.expect("read");
+        let hashes: Vec<Option<&str>> = found.iter().map(|b| b.as_ref().map(|b| b.hash.as_str())).collect();
+        assert_eq!(hashes, [Some("b"), None, Some("a")], "another request time is another request");
+        assert_eq!(store.binding("wf-a", 10).await.expect("read"), Some(bound("a")));
+        assert_eq!(store.bindings(Vec::new()).await.expect("read"), Vec::new());
     }
 }
