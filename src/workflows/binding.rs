@@ -107,9 +107,7 @@ pub async fn bind(store: &Store, record: &WorkflowRecord) -> Result<Option<Bindi
 /// Binds `record`'s pending request (when a gate opened); a failure is logged, and the request
 /// is then decided without a check, as one from before bindings existed.
 pub async fn record(store: &Store, record: &WorkflowRecord) {
-    let Some(requested_ms) = record.approval.as_ref().filter(|a| a.is_pending()).map(|a| a.requested_ms) else {
-        return;
-    };
+    let Some(requested_ms) = pending_request(record) else { return };
     let bound = match bind(store, record).await {
         Ok(Some(b)) => b,
         Ok(None) => return,
@@ -129,13 +127,20 @@ fn basis_text(basis: &Basis) -> String {
     serde_json::to_string(basis).unwrap_or_default()
 }
 
+fn basis_of(bound: &BindingRecord) -> Basis {
+    serde_json::from_str(&bound.basis).unwrap_or_default()
+}
+
+/// When `record`'s pending approval was requested (`None`: nothing pending).
+fn pending_request(record: &WorkflowRecord) -> Option<i64> {
+    record.approval.as_ref().filter(|a| a.is_pending()).map(|a| a.requested_ms)
+}
+
 /// The recorded binding of `record`'s pending request, read back.
 pub async fn recorded(store: &Store, record: &WorkflowRecord) -> Result<Option<(BindingRecord, Basis)>, StoreError> {
-    let Some(requested_ms) = record.approval.as_ref().filter(|a| a.is_pending()).map(|a| a.requested_ms) else {
-        return Ok(None);
-    };
+    let Some(requested_ms) = pending_request(record) else { return Ok(None) };
     Ok(store.binding(&record.id, requested_ms).await?.map(|b| {
-        let basis = serde_json::from_str(&b.basis).unwrap_or_default();
+        let basis = basis_of(&b);
         (b, basis)
     }))
 }
@@ -143,14 +148,10 @@ pub async fn recorded(store: &Store, record: &WorkflowRecord) -> Result<Option<(
 /// The views of `records`' recorded bindings (`None` where a record has none), in their
 /// order, read in one transaction.
 pub async fn views(store: &Store, records: &[WorkflowRecord]) -> Result<Vec<Option<BindingView>>, StoreError> {
-    let pending = |r: &WorkflowRecord| r.approval.as_ref().filter(|a| a.is_pending()).map(|a| a.requested_ms);
-    let asked: Vec<(String, i64)> = records.iter().filter_map(|r| Some((r.id.clone(), pending(r)?))).collect();
+    let asked: Vec<(String, i64)> = records.iter().filter_map(|r| Some((r.id.clone(), pending_request(r)?))).collect();
     let mut found = store.bindings(asked).await?.into_iter();
-    let view = |b: BindingRecord| {
-        let basis = serde_json::from_str(&b.basis).unwrap_or_default();
-        BindingView { sha256: b.hash, basis, refreshed: b.refreshed }
-    };
-    Ok(records.iter().map(|r| pending(r).and_then(|_| found.next().flatten().map(view))).collect())
+    let view = |b: BindingRecord| BindingView { basis: basis_of(&b), sha256: b.hash, refreshed: b.refreshed };
+    Ok(records.iter().map(|r| pending_request(r).and_then(|_| found.next().flatten().map(view))).collect())
 }
 
 /// Whether `record`'s pending request still holds; when it does not, raises it afresh (the new

@@ -101,6 +101,12 @@ enum Key {
 /// Bits of a lookup's entry that name which of a company's tickers it is.
 const NTH_BITS: u32 = 8;
 
+/// The key a lookup's `entry` stands for ("" for an entry naming no company).
+fn entry_key(companies: &[Company], key: Key, entry: u32) -> &str {
+    let (at, nth) = ((entry >> NTH_BITS) as usize, (entry & ((1 << NTH_BITS) - 1)) as usize);
+    companies.get(at).map_or("", |c| c.key(key, nth))
+}
+
 /// Companies found by a key each of them holds: a table of 4-byte entries (the company's
 /// place, and which of its tickers), the key itself read from the company. Maps of owned key
 /// strings were a fifth of the idle heap (issue 27). The keys come from the embedded registry,
@@ -119,8 +125,7 @@ impl Lookup {
     }
 
     fn key_of<'c>(&self, companies: &'c [Company], entry: u32) -> &'c str {
-        let at = (entry >> NTH_BITS) as usize;
-        companies.get(at).map_or("", |c| c.key(self.key, (entry & ((1 << NTH_BITS) - 1)) as usize))
+        entry_key(companies, self.key, entry)
     }
 
     fn get(&self, companies: &[Company], key: &str) -> Option<usize> {
@@ -139,12 +144,8 @@ impl Lookup {
         if key.is_empty() || self.get(companies, key).is_some() {
             return;
         }
-        let Self { table, hasher, .. } = self;
-        table.insert_unique(hasher.hash_one(key), entry, |&e| {
-            let at = (e >> NTH_BITS) as usize;
-            let nth = (e & ((1 << NTH_BITS) - 1)) as usize;
-            hasher.hash_one(companies.get(at).map_or("", |c| c.key(self.key, nth)))
-        });
+        let Self { key: kind, table, hasher } = self;
+        table.insert_unique(hasher.hash_one(key), entry, |&e| hasher.hash_one(entry_key(companies, *kind, e)));
     }
 
     fn len(&self) -> usize {
