@@ -214,7 +214,10 @@ pub async fn chat(
     }
     // Before the model is called; a budget that cannot be read refuses the call (fail closed).
     crate::budgets::check_brain(store, budgets, &principal.sub).await?;
-    let (_, history) = store.chat_thread(&principal.sub).await?;
+    let (summary, recent) = store
+        .chat_recent(&principal.sub, HISTORY_BUDGET_TOKENS, |m| crate::brain::model::estimate_tokens(&m.content))
+        .await?;
+    let history: Vec<ChatRecord> = summary.into_iter().chain(recent).collect();
     let [org, team, workers, recent] = context_memory(store, message, principal.team.as_ref()).await?;
     let card_of = |slug: &str| directory.by_slug(slug).and_then(|c| c.card().map(|card| &**card));
     let context = assemble(&ContextInput {

@@ -129,13 +129,19 @@ fn append(
     }
     threads.insert(sub, codec::encode(&thread)?.as_slice())?;
     let (start, end) = thread_range(sub);
-    let mut all: Vec<(String, ChatRecord)> = Vec::new();
+    // Counted by key: most appends fold nothing, and need not decode the thread.
+    let mut count = 0;
+    for entry in messages.range(start.as_str()..end.as_str())? {
+        entry?;
+        count += 1;
+    }
+    if count <= limit {
+        return Ok(thread.conversation_id);
+    }
+    let mut all: Vec<(String, ChatRecord)> = Vec::with_capacity(count);
     for entry in messages.range(start.as_str()..end.as_str())? {
         let (k, v) = entry?;
         all.push((k.value().to_owned(), codec::decode(v.value())?));
-    }
-    if all.len() <= limit {
-        return Ok(thread.conversation_id);
     }
     // Fold a tenth of the limit at once, so folding is rare rather than on every message.
     let fold_count = (all.len() - limit + limit / 10).min(all.len() - 1).max(2);
@@ -158,6 +164,48 @@ impl Store {
     pub async fn chat_thread(&self, sub: &str) -> Result<(Option<ThreadRecord>, Vec<ChatRecord>), StoreError> {
         let sub = sub.to_owned();
         self.blocking(move |db| read_thread(db, &sub)).await
+    }
+
+    /// What a chat turn reads of the user's thread: the summary of its folded messages, if it
+    /// has one, and its newest messages, oldest first, back to the one whose `cost` takes
+    /// their sum past `budget` (that one included). The thread's older messages are not read.
+    pub async fn chat_recent(
+        &self,
+        sub: &str,
+        budget: u64,
+        cost: fn(&ChatRecord) -> u64,
+    ) -> Result<(Option<ChatRecord>, Vec<ChatRecord>), StoreError> {
+        let sub = sub.to_owned();
+        self.blocking(move |db| {
+            let txn = db.begin_read()?;
+            let table = txn.open_table(BRAIN_MESSAGES)?;
+            let (start, end) = thread_range(&sub);
+            let mut recent = Vec::new();
+            let mut summary = None;
+            let mut spent = 0;
+            for entry in table.range(start.as_str()..end.as_str())?.rev() {
+                if spent > budget {
+                    break;
+                }
+                let record: ChatRecord = codec::decode(entry?.1.value())?;
+                if record.role == SUMMARY_ROLE {
+                    summary = Some(record);
+                    break;
+                }
+                spent += cost(&record);
+                recent.push(record);
+            }
+            // A fold leaves its summary first in the thread, where the budget may stop short of it.
+            if summary.is_none() && spent > budget {
+                if let Some(entry) = table.range(start.as_str()..end.as_str())?.next() {
+                    let first: ChatRecord = codec::decode(entry?.1.value())?;
+                    summary = (first.role == SUMMARY_ROLE).then_some(first);
+                }
+            }
+            recent.reverse();
+            Ok((summary, recent))
+        })
+        .await
     }
 
     /// Appends messages — and the model call that answered them, when there is one — in one
@@ -258,6 +306,28 @@ mod tests {
 
     fn summary(_: Option<&ChatRecord>, folded: &[ChatRecord], at_ms: i64) -> ChatRecord {
         ChatRecord { role: SUMMARY_ROLE.into(), content: format!("{} folded", folded.len()), ..message("x", at_ms) }
+    }
+
+    #[tokio::test]
+    async fn a_turn_reads_the_summary_and_the_newest_messages_within_its_budget() {
+        let dir = tempfile::tempdir().expect("dir");
+        let store = Store::open(&dir.path().join("b.redb")).expect("open");
+        let one = |_: &ChatRecord| 10;
+        store.append_chat("u1", (0..3).map(|i| message("user", i)).collect(), 8, summary, None).await.expect("a");
+        let (folded, recent) = store.chat_recent("u1", 1_000, one).await.expect("short");
+        assert_eq!((folded, recent.len()), (None, 3), "a short thread is read whole");
+
+        // Past the limit of 8 the oldest fold into a summary, kept first in the thread.
+        store.append_chat("u1", (3..12).map(|i| message("user", i)).collect(), 8, summary, None).await.expect("b");
+        let (_, thread) = store.chat_thread("u1").await.expect("thread");
+        assert_eq!(thread[0].role, SUMMARY_ROLE);
+        let (folded, recent) = store.chat_recent("u1", 25, one).await.expect("budget");
+        assert_eq!(folded.as_ref(), Some(&thread[0]), "the summary, though the budget stops short of it");
+        let ats: Vec<i64> = recent.iter().map(|m| m.at_ms).collect();
+        assert_eq!(ats, [9, 10, 11], "oldest first, back to the message that crosses the budget");
+        let (folded, recent) = store.chat_recent("u1", 1_000, one).await.expect("all");
+        assert_eq!((folded.as_ref(), &recent[..]), (Some(&thread[0]), &thread[1..]));
+        assert_eq!(store.chat_recent("u2", 25, one).await.expect("none"), (None, vec![]));
     }
 
     #[tokio::test]
