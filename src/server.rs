@@ -84,7 +84,8 @@ where
         let started = Instant::now();
         let request_id = uuid::Uuid::new_v4().to_string();
         let (method, path) = (req.method().clone(), req.uri().path().to_owned());
-        let route = api_doc::label(method.as_str(), &path);
+        let matched = api_doc::classify(method.as_str(), &path);
+        let route = matched.label;
         let span = tracing::info_span!(
             target: "gtms::http",
             "request",
@@ -110,7 +111,7 @@ where
                 if method == Method::HEAD && path != "/mcp" {
                     *req.method_mut() = Method::GET;
                 }
-                self.route(req, &path, peer).await
+                self.route(req, &path, matched.refused, peer).await
             };
             if let Ok(v) = request_id.parse() {
                 res.headers_mut().insert("x-request-id", v);
@@ -127,7 +128,7 @@ where
     }
 
     /// The rate limits, then the owning face.
-    async fn route(self, mut req: Request<RequestBody>, path: &str, peer: SocketAddr) -> HttpResponse {
+    async fn route(self, mut req: Request<RequestBody>, path: &str, refused: bool, peer: SocketAddr) -> HttpResponse {
         let client = rate_limit::client_ip(peer, req.headers(), &self.state.config().trusted_proxies);
         // The one verification of a workspace token per request.
         let caller = session::verified_up_front(path)
@@ -138,7 +139,7 @@ where
         let limited = rate_limit::check(&self.state, path, caller.as_ref().and_then(Option::as_ref), client);
         let mut res = if let Some((decision, now)) = limited.filter(|(d, _)| !d.allowed) {
             boxed(ApiError::RateLimited { retry_after: decision.retry_after(now) }.to_response())
-        } else if let Some(allow) = api_doc::refused_method(req.method().as_str(), path) {
+        } else if let Some(allow) = refused.then(|| api_doc::allow(path)).flatten() {
             let error = ApiError::MethodNotAllowed(format!("{path} answers {allow}"));
             let mut res = boxed(error.to_response());
             if let Ok(allow) = allow.parse() {

@@ -46,14 +46,21 @@ static COMPILED: LazyLock<Vec<Compiled>> = LazyLock::new(|| {
         .collect()
 });
 
-fn matches(route: &Compiled, parts: &[&str]) -> bool {
-    route.segments.len() == parts.len()
-        && route.segments.iter().zip(parts).all(|(seg, part)| match seg {
-            Segment::Literal(lit) => lit == part,
+fn matches(route: &Compiled, parts: usize, path: &str) -> bool {
+    route.segments.len() == parts
+        && route.segments.iter().zip(path.split('/')).all(|(seg, part)| match seg {
+            Segment::Literal(lit) => *lit == part,
             Segment::Param { prefix, suffix } => {
                 part.len() > prefix.len() + suffix.len() && part.starts_with(prefix) && part.ends_with(suffix)
             }
         })
+}
+
+/// The table routes `path` matches, from one scan of the table.
+fn matching(path: &str) -> impl Iterator<Item = &'static Compiled> + '_ {
+    let trimmed = path.strip_prefix('/').unwrap_or(path);
+    let parts = trimmed.bytes().filter(|b| *b == b'/').count() + 1;
+    COMPILED.iter().filter(move |r| matches(r, parts, trimmed))
 }
 
 fn method_of(method: &str) -> Option<Method> {
@@ -66,13 +73,22 @@ fn method_of(method: &str) -> Option<Method> {
     }
 }
 
-/// The table pattern of `path` (a request of `method`), or `UNMATCHED`.
-pub fn label(method: &str, path: &str) -> &'static str {
-    let trimmed = path.strip_prefix('/').unwrap_or(path);
-    let parts: Vec<&str> = trimmed.split('/').collect();
+/// What the route table says of a request: its label, and whether its path's most specific
+/// patterns refuse its method (answered 405 with `allow(path)`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Matched {
+    pub label: &'static str,
+    pub refused: bool,
+}
+
+/// The label of a request and whether its method is refused, in one scan without allocating
+/// (every request asks both).
+pub fn classify(method: &str, path: &str) -> Matched {
     let method = method_of(method);
     let mut best: Option<(&Compiled, bool)> = None;
-    for route in COMPILED.iter().filter(|r| matches(r, &parts)) {
+    // The most literal segments any matching pattern has, and whether one of those takes the method.
+    let mut most: Option<(usize, bool)> = None;
+    for route in matching(path) {
         let same_method = Some(route.method) == method;
         let better = match best {
             None => true,
@@ -81,16 +97,19 @@ pub fn label(method: &str, path: &str) -> &'static str {
         if better {
             best = Some((route, same_method));
         }
+        most = match most {
+            Some((m, served)) if route.literals < m => Some((m, served)),
+            Some((m, served)) if route.literals == m => Some((m, served || same_method)),
+            _ => Some((route.literals, same_method)),
+        };
     }
-    best.map_or(UNMATCHED, |(r, _)| r.pattern)
+    Matched { label: best.map_or(UNMATCHED, |(r, _)| r.pattern), refused: most.is_some_and(|(_, served)| !served) }
 }
 
 /// The `Allow` value of a path: the methods of its most specific pattern (GET implies HEAD),
 /// or `None` for a path no route has.
 pub fn allow(path: &str) -> Option<String> {
-    let trimmed = path.strip_prefix('/').unwrap_or(path);
-    let parts: Vec<&str> = trimmed.split('/').collect();
-    let matching: Vec<&Compiled> = COMPILED.iter().filter(|r| matches(r, &parts)).collect();
+    let matching: Vec<&Compiled> = matching(path).collect();
     let most = matching.iter().map(|r| r.literals).max()?;
     let mut methods: Vec<&str> = Vec::new();
     for route in matching.into_iter().filter(|r| r.literals == most) {
@@ -102,14 +121,6 @@ pub fn allow(path: &str) -> Option<String> {
         }
     }
     (!methods.is_empty()).then(|| methods.join(", "))
-}
-
-/// `Some(allow)` when `path` is a table route that does not take `method` (the caller
-/// answers 405 with that `Allow`); `None` when the method is served or the path is unknown.
-pub fn refused_method(method: &str, path: &str) -> Option<String> {
-    let allow = allow(path)?;
-    let method = if method == "HEAD" { "GET" } else { method };
-    (!allow.split(", ").any(|m| m == method)).then_some(allow)
 }
 
 #[cfg(test)]
@@ -135,7 +146,7 @@ mod tests {
             ("PUT", "/api/health", "/api/health"),
         ];
         for (method, path, expected) in cases {
-            assert_eq!(label(method, path), expected, "{method} {path}");
+            assert_eq!(classify(method, path).label, expected, "{method} {path}");
         }
     }
 
@@ -145,14 +156,26 @@ mod tests {
         assert_eq!(allow("/api/deals/d-1").as_deref(), Some("GET, HEAD, PATCH"));
         assert_eq!(allow("/nowhere"), None);
         assert_eq!(allow("/api/memory/compress/sdr").as_deref(), Some("POST"), "the documented path's methods");
-        assert_eq!(refused_method("GET", "/api/memory/compress/sdr").as_deref(), Some("POST"));
-        assert_eq!(refused_method("HEAD", "/status"), None);
-        assert_eq!(refused_method("PUT", "/nowhere"), None);
+        assert!(classify("GET", "/api/memory/compress/sdr").refused);
+        assert!(!classify("HEAD", "/status").refused);
+        assert!(!classify("PUT", "/nowhere").refused);
+    }
+
+    #[test]
+    fn a_method_is_refused_exactly_where_the_allow_header_leaves_it_out() {
+        for route in super::super::ROUTES.iter() {
+            let path = route.pattern.replace('{', "x").replace('}', "");
+            for method in ["GET", "HEAD", "POST", "PATCH", "DELETE", "PUT", "OPTIONS"] {
+                let listed = allow(&path).is_some_and(|a| a.split(", ").any(|m| m == method));
+                assert_eq!(classify(method, &path).refused, !listed, "{method} {path}");
+            }
+        }
+        assert_eq!(classify("GET", "/nowhere"), Matched { label: UNMATCHED, refused: false });
     }
 
     #[test]
     fn a_get_to_a_post_only_literal_prefers_a_get_pattern() {
         // GET /api/memory/compress/x is served by the `{scope}/{key}` GET route.
-        assert_eq!(label("GET", "/api/memory/compress/x"), "/api/memory/{scope}/{key}");
+        assert_eq!(classify("GET", "/api/memory/compress/x").label, "/api/memory/{scope}/{key}");
     }
 }

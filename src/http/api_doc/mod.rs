@@ -11,7 +11,7 @@ mod label;
 mod openapi;
 mod table;
 
-pub use label::{UNMATCHED, allow, label, refused_method};
+pub use label::{Matched, UNMATCHED, allow, classify};
 pub use openapi::{document, document_json};
 pub use table::{EXPOSITION, ROUTES};
 
