@@ -47,12 +47,22 @@ for size in tenth full; do
   serve "$data"; stop                       # the appliance seeds the demo workspace
   "$bin/examples/scale_load" "$data" "$deals" "$memory" "$workflows" >"$work/$size.load"
   code=$("$bin/gtms" invites create --data "$data" --role admin --name scale | head -1)
+  # The Brain chat is measured as four people of the team, each on their own thread.
+  chat_codes=()
+  for i in 1 2 3 4; do
+    chat_codes+=("$("$bin/gtms" invites create --data "$data" --role viewer --name "chat-$i" | head -1)")
+  done
   started=$(date +%s%N)
   serve "$data"
   start_ms=$(( ($(date +%s%N) - started) / 1000000 ))
   token=$(curl -fsS -H 'Content-Type: application/json' -d "{\"inviteCode\":\"$code\"}" "$BASE/auth/login" |
     python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
   export GTMS_BENCH_TOKEN=$token
+  chat_tokens=()
+  for c in "${chat_codes[@]}"; do
+    chat_tokens+=("$(curl -fsS -H 'Content-Type: application/json' -d "{\"inviteCode\":\"$c\"}" "$BASE/auth/login" |
+      python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')")
+  done
   auth=(-H "Authorization: Bearer $token")
   RESULTS="$work/$size.tsv"
   : >"$RESULTS"
@@ -68,7 +78,8 @@ for size in tenth full; do
   measure_runs "workers" "$BASE/api/workers" "${auth[@]}"
   measure_runs "workflow list" "$BASE/api/coordinator/workflows?status=completed" "${auth[@]}"
   measure_runs "approvals" "$BASE/api/coordinator/approvals" "${auth[@]}"
-  measure_runs "brain chat (demo model)" "$BASE/api/brain/chat" -s bench/brain_chat.lua
+  GTMS_BENCH_TOKENS=$(IFS=,; echo "${chat_tokens[*]}") \
+    measure_runs "brain chat (demo model, 4 users)" "$BASE/api/brain/chat" -s bench/brain_chat.lua
   rss=$(awk '/VmRSS/ {print $2}' "/proc/$pid/status")
   stop
   {

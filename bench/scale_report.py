@@ -103,7 +103,9 @@ def section(results: dict, facts: dict, plot_path: str) -> str:
              f"({int(full['size'][0]):,} / {int(full['size'][1]):,} / {int(full['size'][2]):,}), each a fresh file "
              "seeded by the appliance and filled through the bulk path (`examples/scale_load.rs`: the store's own "
              "write paths, every index kept). wrk, 1 thread, 4 connections, 5 s per run; each read run three times "
-             "(`SCALE_RUNS`), the run with the median p99 reported.", "",
+             "(`SCALE_RUNS`), the run with the median p99 reported. The reads are one admin's; the Brain chat is four "
+             "users of the team taking turns, so that the four connections post to four threads (until session 30 "
+             "one user's thread took all four).", "",
              "| read | p50 at 1/10 | p99 at 1/10 | p50 full | p99 full | p99 full ÷ 1/10 | req/s full | budget |",
              "|---|---:|---:|---:|---:|---:|---:|---|"]
     for name, row in results["full"].items():
