@@ -29,11 +29,14 @@
 //!   read and tuned on in session 26; `heldaside_served12.jsonl` (200 the final session-26
 //!   build served, seed `gtms-25p`) and `heldaside_served13.jsonl` (200 the first session-28
 //!   build served, seed `gtms-25q`): each measured blind once, then read and tuned on in
-//!   session 28;
+//!   session 28; `heldaside_served14.jsonl` (200 the final session-28 build served, seed
+//!   `gtms-25r`) and `heldaside_served15.jsonl` (191 the first session-30 build served, seed
+//!   `gtms-25s`): each measured blind once, then read and tuned on in session 30;
 //! - the held-aside set, never tuned on, judged blind (the judges saw neither the rules' code
-//!   nor the verdicts): `heldaside_served14.jsonl`, 200 statements the final session-28 build
-//!   serves, drawn like the others (seed `gtms-25r`: 140 at random over every served statement
-//!   not judged before, 60 more dated 2025 or later) — the precision of what a card shows.
+//!   nor the verdicts): `heldaside_served16.jsonl`, 141 statements the final session-30 build
+//!   serves, drawn like the others (seed `gtms-25t`: 140 at random over every served statement
+//!   not judged before, and the one statement dated 2025 or later left unjudged) — the
+//!   precision of what a card shows.
 //!
 //! Prints, per set, kind accuracy (emitted signals of the judged kind), false signals (emitted,
 //! judged no event), the recall of judged triggers and the share of random sentences emitted;
@@ -209,7 +212,9 @@ fn signal_quality_meets_its_budgets_on_the_development_sets_and_reports_the_held
         ("spent: heldaside_served11.jsonl", "heldaside_served11.jsonl"),
         ("spent: heldaside_served12.jsonl", "heldaside_served12.jsonl"),
         ("spent: heldaside_served13.jsonl", "heldaside_served13.jsonl"),
-        ("held aside: heldaside_served14.jsonl", "heldaside_served14.jsonl"),
+        ("spent: heldaside_served14.jsonl", "heldaside_served14.jsonl"),
+        ("spent: heldaside_served15.jsonl", "heldaside_served15.jsonl"),
+        ("held aside: heldaside_served16.jsonl", "heldaside_served16.jsonl"),
     ] {
         let set = read(file);
         assert!(set.len() >= 30, "{file} has {} sentences", set.len());

@@ -65,11 +65,24 @@ pub fn event(words: &[String], name: Option<&str>) -> Option<Event> {
         let subject_before = |i: usize| {
             subject.is_none_or(|gap| words[i.saturating_sub(gap)..i].iter().any(|w| token_matches(w, "{self}", name)))
         };
-        if let Some(at) = (0..limit).find(|&i| matches_at(words, i, parts, name) && subject_before(i)) {
+        if let Some(at) =
+            (0..limit).find(|&i| matches_at(words, i, parts, name) && subject_before(i) && !subordinate(words, i))
+        {
             best = Some(Event { kind: *kind, at, needs_date: *needs_date });
         }
     }
     best.filter(|e| !vetoed(words, e.kind, name) && needs_met(words, e.kind, name))
+}
+
+/// Conjunctions that make what follows a clause of time or cause, told as the background of
+/// the sentence's news ("after the Company ceased operations of its PPE business in July 2021",
+/// "after we acquired the majority of its equity interest").
+const SUBORDINATORS: [&str; 3] = ["after", "once", "because"];
+
+/// Whether the event at `at` sits in such a clause: a subordinator among the three words
+/// before its verb (its subject between them).
+fn subordinate(words: &[String], at: usize) -> bool {
+    words[at.saturating_sub(3)..at].iter().any(|w| SUBORDINATORS.contains(&w.as_str()))
 }
 
 /// Whether the sentence names what an event of `kind` needs (a kind without needs has them).
@@ -158,6 +171,20 @@ mod tests {
         );
         assert_eq!(
             kind("In 2023, we acquired Acme Robotics and entered into a new credit agreement."),
+            Some("acquisition")
+        );
+    }
+
+    #[test]
+    fn an_event_in_a_clause_of_time_or_cause_is_background() {
+        assert_eq!(
+            kind(
+                "The Company had $0 operating revenues for both fiscal years of 2023 and 2022 after the Company ceased operations of its PPE business in July 2021."
+            ),
+            None
+        );
+        assert_eq!(
+            kind("After a competitive process, the Company acquired Acme Robotics in May 2024."),
             Some("acquisition")
         );
     }

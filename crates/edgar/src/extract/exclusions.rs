@@ -78,7 +78,7 @@ const HISTORY: [&str; 7] =
     ["formerly", "since", "respectively", "totaling", "cumulative", "cumulatively", "aggregating"];
 
 /// Phrases (on lowercase text) that mark accounting, history, statistics or background.
-const PHRASES: [&str; 81] = [
+const PHRASES: [&str; 94] = [
     "over the past",
     "over the last",
     "for many years",
@@ -160,6 +160,19 @@ const PHRASES: [&str; 81] = [
     "continued its strategy",
     "continued our strategy",
     "emerging growth company",
+    "favorably impacted",
+    "unfavorably impacted",
+    "offset in part by",
+    "partially offset by",
+    "was formed on",
+    "was formed in",
+    "was formed as",
+    "began operating in",
+    "continued our efforts",
+    "continued its efforts",
+    "from year",
+    "principal maturities",
+    "according to the",
 ];
 
 /// Whether the words or text exclude the sentence from being a signal.
@@ -174,6 +187,25 @@ pub fn excluded(words: &[String], lower: &str) -> bool {
         || words.first().is_some_and(|w| OPENERS.contains(&w.as_str()))
         || names_many_years(words)
         || opens_with_a_figure(words)
+        || states_a_balance(words)
+}
+
+/// A sentence that opens with the date of a balance and says what the company "had" then
+/// ("As of September 30, 2022, we had outstanding warrants to purchase ...", "At October 31,
+/// 2023, we had agreed to acquire 332 home sites"): a position at a date, not an event.
+fn states_a_balance(words: &[String]) -> bool {
+    let date_first = match words {
+        [as_, of, ..] if as_ == "as" && of == "of" => 2,
+        [at, ..] if at == "at" => 1,
+        _ => return false,
+    };
+    words
+        .iter()
+        .skip(date_first)
+        .take(6)
+        .collect::<Vec<_>>()
+        .windows(2)
+        .any(|pair| matches!(pair[0].as_str(), "we" | "company") && matches!(pair[1].as_str(), "had" | "has" | "have"))
 }
 
 /// Opening words that make the sentence background: a clause of time or concession ("When",
@@ -270,6 +302,8 @@ mod tests {
             "Using the net proceeds, plus cash on hand, we repaid certain term loans and financed the acquisition of Brocade.",
             "Following our acquisition of Ventus, IoT Solutions is comprised of two reporting units.",
             "Our net income for the year ended December 31, 2023 was driven by Alpha Mind, a subsidiary we bought in June 2023.",
+            "At October 31, 2023, we had agreed to acquire 332 home sites and expect to purchase approximately 8,200 additional home sites from several of our Land Development Joint Ventures over a number of years.",
+            "As of September 30, 2022, we had outstanding warrants to purchase an aggregate of 4,899,497 shares of our common stock.",
         ] {
             assert!(ex(s), "{s}");
         }
@@ -283,6 +317,7 @@ mod tests {
             "Jeff Krupp, age 52, joined the Company as Senior Vice President, Human Resources, on March 28, 2022.",
             "On May 1, 2024, we opened a new distribution center in Columbus, Ohio, adding 300 jobs.",
             "The Company acquired Flooring Liquidators, Inc. (Flooring Liquidators) in January 2023.",
+            "As of March 1, 2024, the Board approved a new share repurchase program of $500 million.",
         ] {
             assert!(!ex(s), "{s}");
         }

