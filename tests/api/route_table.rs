@@ -5,7 +5,7 @@
 //! in the table.
 
 use gtms::domain::Role;
-use gtms::http::api_doc::{Method, ROUTES, UNMATCHED, label};
+use gtms::http::api_doc::{Method, ROUTES, UNMATCHED, classify};
 use gtms::http::error::NO_SUCH_ROUTE;
 
 use crate::helpers::spawn_app;
@@ -163,7 +163,7 @@ fn every_path_served_beside_warp_has_a_table_route() {
     let assets = gtms::companies::assets::AssetTable::embedded();
     assert!(!assets.is_empty());
     for path in assets.paths() {
-        assert_ne!(label("GET", path), UNMATCHED, "{path} is served but matches no table route");
+        assert_ne!(classify("GET", path).label, UNMATCHED, "{path} is served but matches no table route");
     }
     let resource = gtms::mcp::RESOURCE_METADATA_PATH;
     for (method, path) in [
