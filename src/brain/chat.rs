@@ -186,13 +186,13 @@ async fn context_memory(
     let (_, workers) = index.search_distinctive(&asked, ScopeFilter::Prefix("worker:"), WORKER_HITS);
     let visible = |scope: &str| scope == "org" || scope.starts_with("worker:") || Some(scope) == team_scope.as_deref();
     let recent = index.updated_since(store.now_ms() - DAY_MS, RECENT_MEMORY, visible);
-    let mut out: [Vec<MemoryRecord>; 4] = Default::default();
-    let groups = [org, team.unwrap_or_default(), workers.into_iter().map(|(_, e)| e).collect(), recent];
-    for (slot, entries) in out.iter_mut().zip(groups) {
-        let addresses = entries.into_iter().map(|e| (e.scope, e.key)).collect();
-        *slot = store.memory_entries(addresses).await?.into_iter().flatten().collect();
-    }
-    Ok(out)
+    let groups: [Vec<IndexedEntry>; 4] =
+        [org, team.unwrap_or_default(), workers.into_iter().map(|(_, e)| e).collect(), recent];
+    // The four groups' records in one read, then dealt back to their groups.
+    let sizes = groups.each_ref().map(Vec::len);
+    let addresses = groups.into_iter().flatten().map(|e| (e.scope, e.key)).collect();
+    let mut records = store.memory_entries(addresses).await?.into_iter();
+    Ok(sizes.map(|n| records.by_ref().take(n).flatten().collect()))
 }
 
 /// One chat turn for `principal`.
