@@ -196,11 +196,12 @@ impl Store {
                 recent.push(record);
             }
             // A fold leaves its summary first in the thread, where the budget may stop short of it.
-            if summary.is_none() && spent > budget {
-                if let Some(entry) = table.range(start.as_str()..end.as_str())?.next() {
-                    let first: ChatRecord = codec::decode(entry?.1.value())?;
-                    summary = (first.role == SUMMARY_ROLE).then_some(first);
-                }
+            if summary.is_none()
+                && spent > budget
+                && let Some(entry) = table.range(start.as_str()..end.as_str())?.next()
+            {
+                let first: ChatRecord = codec::decode(entry?.1.value())?;
+                summary = (first.role == SUMMARY_ROLE).then_some(first);
             }
             recent.reverse();
             Ok((summary, recent))
