@@ -46,6 +46,10 @@ for size in tenth full; do
   echo "scale $size: $deals deals, $memory memory entries, $workflows workflows" >&2
   serve "$data"; stop                       # the appliance seeds the demo workspace
   "$bin/examples/scale_load" "$data" "$deals" "$memory" "$workflows" >"$work/$size.load"
+  # The bulk load leaves the kernel gigabytes of dirty pages to write back; measured at once, the
+  # reads shared the two cores with that writeback (a sub-millisecond read's p99 read 2-3 ms at
+  # full size in every run, under 1 ms on the same file later).
+  sync
   code=$("$bin/gtms" invites create --data "$data" --role admin --name scale | head -1)
   # The Brain chat is measured as four people of the team, each on their own thread.
   chat_codes=()
