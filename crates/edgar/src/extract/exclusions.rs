@@ -199,11 +199,8 @@ fn states_a_balance(words: &[String]) -> bool {
         [at, ..] if at == "at" => 1,
         _ => return false,
     };
-    words
-        .iter()
-        .skip(date_first)
-        .take(6)
-        .collect::<Vec<_>>()
+    let after_date = &words[date_first..words.len().min(date_first + 6)];
+    after_date
         .windows(2)
         .any(|pair| matches!(pair[0].as_str(), "we" | "company") && matches!(pair[1].as_str(), "had" | "has" | "have"))
 }
