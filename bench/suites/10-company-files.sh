@@ -26,6 +26,6 @@ ingest_secs=$(echo "$(date +%s.%N) - $ingest_start" | bc)
   echo "### Company data"
   echo
   echo "- \`gtms ingest\` (release): ${ingest_secs%??????} s — $(cat "$work/ingest.txt" | sed 's/^ingest: //')"
-  echo "- Embedded keyless files: $(find assets/company/public -name '*.gz' -o -name '*.br' | xargs du -ch | tail -1 | cut -f1) (.gz + .br; identity gunzipped on a client's first request for it)"
+  echo "- Embedded keyless files: $(find assets/company/public -name '*.br' -print0 | du -ch --apparent-size --files0-from=- | tail -1 | cut -f1) (.br only; gzip and identity made from it on a file's first request for them, and kept)"
   echo
 } >>"$BENCH_NOTES_FILE"

@@ -49,10 +49,7 @@ pub fn respond(table: &AssetTable, method: &Method, path: &str, headers: &Header
         return error(ApiError::NotFound(message.into()));
     };
     let accept = headers.get(header::ACCEPT_ENCODING).and_then(|v| v.to_str().ok()).unwrap_or("");
-    let (encoding, body) = match choose(file, accept) {
-        Ok(chosen) => chosen,
-        Err(source) => return error(ApiError::from(Unreadable { file: file.file.clone(), source })),
-    };
+    let encoding = choose(accept);
     let etag = match encoding {
         Encoding::Brotli => format!("\"{}-br\"", file.hash),
         Encoding::Gzip => format!("\"{}-gz\"", file.hash),
@@ -67,7 +64,10 @@ pub fn respond(table: &AssetTable, method: &Method, path: &str, headers: &Header
         *res.status_mut() = StatusCode::NOT_MODIFIED;
         res
     } else {
-        Response::new(Full::new(body))
+        match body(file, encoding) {
+            Ok(body) => Response::new(Full::new(body)),
+            Err(source) => return error(ApiError::from(Unreadable { file: file.file.clone(), source })),
+        }
     };
     let h = res.headers_mut();
     h.insert(header::CONTENT_TYPE, HeaderValue::from_static(file.content_type));
@@ -87,9 +87,9 @@ pub fn respond(table: &AssetTable, method: &Method, path: &str, headers: &Header
     res
 }
 
-/// An embedded file whose gzip bytes do not gunzip: a broken build, logged, shown as a 500.
+/// An embedded file whose brotli bytes do not decode: a broken build, logged, shown as a 500.
 #[derive(Debug, thiserror::Error)]
-#[error("embedded file {file} does not gunzip")]
+#[error("embedded file {file} does not decode")]
 struct Unreadable {
     file: String,
     source: std::io::Error,
@@ -146,9 +146,8 @@ fn not_found_message(path: &str) -> &'static str {
     }
 }
 
-/// Picks the best encoding the client accepts and the file has: br, then gzip, then identity
-/// (gunzipped on first use: an error only if the embedded bytes were corrupt).
-fn choose(file: &StaticFile, accept: &str) -> std::io::Result<(Encoding, Bytes)> {
+/// Picks the best encoding the client accepts: br, then gzip, then identity.
+fn choose(accept: &str) -> Encoding {
     let accepts = |name: &str| {
         accept.split(',').any(|part| {
             let mut it = part.split(';');
@@ -158,15 +157,23 @@ fn choose(file: &StaticFile, accept: &str) -> std::io::Result<(Encoding, Bytes)>
             (token.eq_ignore_ascii_case(name) || token == "*") && q > 0.0
         })
     };
-    if let Some(br) = &file.brotli
-        && accepts("br")
-    {
-        return Ok((Encoding::Brotli, br.clone()));
+    if accepts("br") {
+        Encoding::Brotli
+    } else if accepts("gzip") {
+        Encoding::Gzip
+    } else {
+        Encoding::Identity
     }
-    if accepts("gzip") {
-        return Ok((Encoding::Gzip, file.gzip.clone()));
+}
+
+/// The file's bytes in `encoding`: brotli as embedded, gzip and identity made on first use and
+/// kept (an error only if the embedded bytes were corrupt).
+fn body(file: &StaticFile, encoding: Encoding) -> std::io::Result<Bytes> {
+    match encoding {
+        Encoding::Brotli => Ok(file.brotli.clone()),
+        Encoding::Gzip => file.gzip(),
+        Encoding::Identity => file.identity(),
     }
-    Ok((Encoding::Identity, file.identity()?))
 }
 
 fn error(e: ApiError) -> Response<Full<Bytes>> {
@@ -185,31 +192,33 @@ mod tests {
     use super::*;
 
     fn file() -> StaticFile {
-        let gz = gtms_precompress::gzip(b"{}").unwrap_or_default();
-        StaticFile::new("x.json".into(), Bytes::from(gz), Some(Bytes::from_static(b"br")), "abc".into())
-    }
-
-    fn chosen(f: &StaticFile, accept: &str) -> Option<Encoding> {
-        choose(f, accept).ok().map(|(encoding, _)| encoding)
+        let br = gtms_precompress::brotli(b"{}").unwrap_or_default();
+        StaticFile::new("x.json".into(), Bytes::from(br), "abc".into())
     }
 
     #[test]
     fn encodings_are_negotiated_by_preference_and_q_values() {
-        let f = file();
-        assert_eq!(chosen(&f, "gzip, deflate, br"), Some(Encoding::Brotli));
-        assert_eq!(chosen(&f, "gzip"), Some(Encoding::Gzip));
-        assert_eq!(chosen(&f, "br;q=0, gzip;q=0.5"), Some(Encoding::Gzip));
-        assert_eq!(chosen(&f, ""), Some(Encoding::Identity));
-        assert_eq!(chosen(&f, "identity"), Some(Encoding::Identity));
-        assert_eq!(chosen(&f, "*"), Some(Encoding::Brotli));
+        assert_eq!(choose("gzip, deflate, br"), Encoding::Brotli);
+        assert_eq!(choose("gzip"), Encoding::Gzip);
+        assert_eq!(choose("br;q=0, gzip;q=0.5"), Encoding::Gzip);
+        assert_eq!(choose(""), Encoding::Identity);
+        assert_eq!(choose("identity"), Encoding::Identity);
+        assert_eq!(choose("*"), Encoding::Brotli);
     }
 
     #[test]
-    fn identity_is_the_gunzipped_file_kept_after_the_first_request() {
+    fn gzip_and_identity_are_made_from_the_brotli_once_and_kept() {
         let f = file();
-        let first = choose(&f, "").ok().map(|(_, body)| body);
+        let first = body(&f, Encoding::Identity).ok();
         assert_eq!(first.as_deref(), Some(&b"{}"[..]));
-        let again = choose(&f, "identity").ok().map(|(_, body)| body);
+        let again = body(&f, Encoding::Identity).ok();
         assert_eq!(again.map(|b| b.as_ptr()), first.map(|b| b.as_ptr()), "the second answer reuses the first's bytes");
+        let gz = body(&f, Encoding::Gzip).ok();
+        assert_eq!(gz.as_deref(), gtms_precompress::gzip(b"{}").ok().as_deref(), "the bytes ingest's encoder makes");
+        let gz_again = body(&f, Encoding::Gzip).ok();
+        assert_eq!(gz_again.map(|b| b.as_ptr()), gz.map(|b| b.as_ptr()));
+        let broken = StaticFile::new("x.json".into(), Bytes::from_static(b"not brotli"), "abc".into());
+        assert!(body(&broken, Encoding::Gzip).is_err());
+        assert_eq!(body(&broken, Encoding::Brotli).ok(), Some(Bytes::from_static(b"not brotli")));
     }
 }

@@ -156,11 +156,13 @@ async fn etags_answer_if_none_match_with_304() {
     let url = app.url("/company/data/index.json");
     let first = client.get(&url).send().await.expect("get");
     let etag = first.headers()["etag"].to_str().expect("etag").to_owned();
-    // A content hash: the first 16 bytes of the SHA-256 of the embedded gzip bytes (from the
-    // build; gzip is deterministic, so it changes exactly when the content does).
+    // A content hash: the first 16 bytes of the SHA-256 of the embedded brotli bytes (from the
+    // build; brotli is deterministic, so it changes exactly when the content does).
     let gz = client.get(&url).header("accept-encoding", "gzip").send().await.expect("gzip get");
     assert_eq!(gz.headers()["etag"].to_str().ok(), Some(format!("{}-gz\"", etag.trim_end_matches('"')).as_str()));
-    let digest = sha2::Sha256::digest(gz.bytes().await.expect("gzip body"));
+    let br = client.get(&url).header("accept-encoding", "br").send().await.expect("brotli get");
+    assert_eq!(br.headers()["etag"].to_str().ok(), Some(format!("{}-br\"", etag.trim_end_matches('"')).as_str()));
+    let digest = sha2::Sha256::digest(br.bytes().await.expect("brotli body"));
     assert_eq!(etag, format!("\"{}\"", hex::encode(&digest[..16])));
 
     let again = client.get(&url).header("if-none-match", &etag).send().await.expect("conditional get");

@@ -52,7 +52,7 @@ fn the_committed_assets_are_what_the_committed_seed_gives() {
 fn the_committed_demo_workspace_is_what_the_generator_gives() {
     use gtms::companies::{assets, directory::Directory};
     let table = assets::AssetTable::embedded();
-    let dir = Directory::build(&assets::registry_json().unwrap_or_default(), &table).expect("directory");
+    let dir = Directory::over_embedded(&table).expect("directory");
     let out = tempfile::tempdir().expect("dir");
     let path = out.path().join("demo-workspace.json");
     gtms::demo::write_generated(&dir, &path).expect("generate");

@@ -1,15 +1,17 @@
 //! The embedded keyless files: what `gtms ingest` wrote into `assets/company/public/`, compiled
-//! into the binary by rust-embed and indexed once at start-up by URL path, each with its
-//! precompressed siblings and a content hash for the ETag. Only the `.gz` and `.br` siblings are
-//! embedded (issue 27: the identity copies were 12.7 MB of the binary, the two encodings are
-//! 4.9 MB): a client that accepts neither gets the identity bytes gunzipped once, on its first
-//! request for that file, and kept.
-//! The hash is the SHA-256 rust-embed computed at build time of the gzip bytes, so indexing reads
-//! no file's bytes: the embedded pages stay untouched (out of the process's RSS) until a client
-//! asks for them.
+//! into the binary by rust-embed and indexed once at start-up by URL path, each with a content
+//! hash for the ETag. Only the `.br` siblings are embedded (issue 27: the identity copies were
+//! 12.7 MB of the binary, the `.gz` siblings 2.6 MB beside 2.0 MB of brotli): a file's gzip bytes
+//! are made from its brotli on the first request that wants gzip, by the same deterministic
+//! encoder `gtms ingest` runs, so they are the bytes ingest wrote into the `.gz` sibling, and kept;
+//! a client that accepts neither encoding gets the identity bytes, decoded once and kept.
+//! The hash is the SHA-256 rust-embed computed at build time of the brotli bytes, so indexing
+//! reads no file's bytes: the embedded pages stay untouched (out of the process's RSS) until a
+//! client asks for them. The internal registry is embedded as brotli too, and decoded once.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
+use std::io::Cursor;
 use std::sync::OnceLock;
 
 use bytes::Bytes;
@@ -17,12 +19,12 @@ use rust_embed::RustEmbed;
 
 #[derive(RustEmbed)]
 #[folder = "../../assets/company/public/"]
-#[include = "*.gz"]
 #[include = "*.br"]
 struct PublicFiles;
 
 #[derive(RustEmbed)]
 #[folder = "../../assets/company/internal/"]
+#[include = "*.br"]
 struct InternalFiles;
 
 /// One file and its encodings.
@@ -31,21 +33,40 @@ pub struct StaticFile {
     /// Its file name under the public root (`company/apple.html`), as `export-static` writes it.
     pub file: String,
     pub content_type: &'static str,
-    pub gzip: Bytes,
-    pub brotli: Option<Bytes>,
-    /// Hex SHA-256 prefix of the gzip bytes (deterministic, so it changes exactly when the
+    /// The file as brotli (quality 11), as ingest wrote it.
+    pub brotli: Bytes,
+    /// Hex SHA-256 prefix of the brotli bytes (deterministic, so it changes exactly when the
     /// content does); encodings append a suffix in the ETag.
     pub hash: String,
+    /// The gzip bytes, once a client has asked for them (`gzip`).
+    gzip: OnceLock<Bytes>,
     /// The identity bytes, once a client has asked for them (`identity`).
     identity: OnceLock<Bytes>,
 }
 
 impl StaticFile {
-    pub fn new(file: String, gzip: Bytes, brotli: Option<Bytes>, hash: String) -> Self {
-        StaticFile { content_type: content_type(&file), file, gzip, brotli, hash, identity: OnceLock::new() }
+    pub fn new(file: String, brotli: Bytes, hash: String) -> Self {
+        StaticFile {
+            content_type: content_type(&file),
+            file,
+            brotli,
+            hash,
+            gzip: OnceLock::new(),
+            identity: OnceLock::new(),
+        }
     }
 
-    /// The file's own bytes, gunzipped on the first call and kept for the next ones.
+    /// The file as gzip (level 9, no timestamp: the bytes of ingest's `.gz` sibling), made on
+    /// the first call and kept for the next ones.
+    pub fn gzip(&self) -> std::io::Result<Bytes> {
+        if let Some(bytes) = self.gzip.get() {
+            return Ok(bytes.clone());
+        }
+        let bytes = Bytes::from(gtms_precompress::gzip(&self.read()?)?);
+        Ok(self.gzip.get_or_init(|| bytes).clone())
+    }
+
+    /// The file's own bytes, decoded on the first call and kept for the next ones.
     pub fn identity(&self) -> std::io::Result<Bytes> {
         if let Some(bytes) = self.identity.get() {
             return Ok(bytes.clone());
@@ -54,9 +75,14 @@ impl StaticFile {
         Ok(self.identity.get_or_init(|| bytes).clone())
     }
 
-    /// The file's own bytes, gunzipped now and not kept (to parse them once).
+    /// The file's own bytes, decoded now and not kept (to parse them once).
     pub fn read(&self) -> std::io::Result<Vec<u8>> {
-        gtms_precompress::gunzip(&self.gzip)
+        gtms_precompress::unbrotli(&self.brotli)
+    }
+
+    /// The file's own bytes as they are decoded (to parse them as a stream).
+    pub fn reader(&self) -> impl std::io::Read + '_ {
+        gtms_precompress::unbrotli_reader(&self.brotli[..])
     }
 }
 
@@ -100,12 +126,11 @@ impl AssetTable {
     /// Indexes the embedded files.
     pub fn embedded() -> Self {
         let mut files = HashMap::new();
-        for gz_name in PublicFiles::iter() {
-            let Some(name) = gz_name.strip_suffix(".gz") else { continue };
-            let Some(gz) = PublicFiles::get(&gz_name) else { continue };
-            let hash = hex::encode(&gz.metadata.sha256_hash()[..16]);
-            let brotli = PublicFiles::get(&format!("{name}.br")).map(|f| bytes(f.data));
-            files.insert(url_path(name), StaticFile::new(name.to_owned(), bytes(gz.data), brotli, hash));
+        for br_name in PublicFiles::iter() {
+            let Some(name) = br_name.strip_suffix(".br") else { continue };
+            let Some(br) = PublicFiles::get(&br_name) else { continue };
+            let hash = hex::encode(&br.metadata.sha256_hash()[..16]);
+            files.insert(url_path(name), StaticFile::new(name.to_owned(), bytes(br.data), hash));
         }
         Self { files }
     }
@@ -133,7 +158,9 @@ impl AssetTable {
 /// The internal registry's file name (every tracked company; ingest writes it, not served).
 pub const REGISTRY_FILE: &str = "registry.json";
 
-/// The embedded internal registry (every tracked company), as JSON bytes.
-pub fn registry_json() -> Option<Cow<'static, [u8]>> {
-    InternalFiles::get(REGISTRY_FILE).map(|f| f.data)
+/// The embedded internal registry (every tracked company): its JSON, decoded from brotli as it
+/// is read (the JSON was 0.9 MB of the binary; decoded whole, its buffer raised glibc's mmap
+/// threshold when freed, `gtms_precompress::brotli_streamed`). `None` when the build embeds none.
+pub fn registry() -> Option<impl std::io::Read> {
+    InternalFiles::get(&format!("{REGISTRY_FILE}.br")).map(|f| gtms_precompress::unbrotli_reader(Cursor::new(f.data)))
 }

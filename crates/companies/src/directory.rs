@@ -1,6 +1,6 @@
 //! `Directory`: the in-memory company lookup every face shares, built once at start-up from
 //! the internal registry — by slug, CIK, ticker (all share classes) and registrable domain.
-//! A company's card is gunzipped and parsed from its embedded file on first use and kept
+//! A company's card is decoded and parsed from its embedded brotli on first use and kept
 //! (issue 27: parsing every card at start-up was most of the time to the first answer and a
 //! third of the idle memory); the first search or hub page parses them all.
 
@@ -23,10 +23,10 @@ pub struct Company {
     card: Option<Box<LazyCard>>,
 }
 
-/// A card's embedded gzip bytes, parsed on first use with its best signal.
+/// A card's embedded brotli bytes, parsed on first use with its best signal.
 #[derive(Debug, Clone)]
 struct LazyCard {
-    gzip: Bytes,
+    brotli: Bytes,
     /// The data's newest filing date, as of which the best signal is ranked.
     as_of: Arc<str>,
     parsed: OnceLock<Option<Parsed>>,
@@ -68,7 +68,7 @@ impl Company {
     fn parsed(&self) -> Option<&Parsed> {
         let lazy = self.card.as_deref()?;
         let parse = || {
-            let json = gtms_precompress::gunzip(&lazy.gzip).ok()?;
+            let json = gtms_precompress::unbrotli(&lazy.brotli).ok()?;
             let card: Card = serde_json::from_slice(&json).ok()?;
             let best = super::rank::best_index(&card, &lazy.as_of);
             Some(Parsed { card: Arc::new(card), best })
@@ -153,6 +153,12 @@ impl Lookup {
     }
 }
 
+/// What the directory reads of `index.json` (the rest is skipped as it streams by).
+#[derive(serde::Deserialize)]
+struct IndexHead {
+    generated_at: String,
+}
+
 #[derive(Default)]
 pub struct Directory {
     companies: Vec<Company>,
@@ -184,13 +190,16 @@ impl Directory {
     /// The lookup over the embedded registry, its cards in `assets` (the server keeps the table
     /// to serve the keyless files).
     pub fn over_embedded(assets: &AssetTable) -> Result<Self, DirectoryError> {
-        Self::build(&crate::assets::registry_json().unwrap_or_default(), assets)
+        match crate::assets::registry() {
+            Some(registry) => Self::build(registry, assets),
+            None => Self::build(std::io::empty(), assets),
+        }
     }
 
-    /// Builds the lookup from the registry rows, read one at a time (a vector of every row
-    /// beside the directory was its size again at start-up); each card stays in the asset
-    /// table until used.
-    pub fn build(registry: &[u8], assets: &AssetTable) -> Result<Self, DirectoryError> {
+    /// Builds the lookup from the registry's JSON rows, read and decoded one at a time (a
+    /// vector of every row beside the directory was its size again at start-up, and the whole
+    /// JSON at once a 0.9 MB buffer); each card stays in the asset table until used.
+    pub fn build(registry: impl std::io::Read, assets: &AssetTable) -> Result<Self, DirectoryError> {
         let mut dir = Directory {
             by_slug: Lookup::new(Key::Slug),
             by_cik: Lookup::new(Key::Cik),
@@ -199,11 +208,10 @@ impl Directory {
             ..Directory::default()
         };
         if let Some(index) = assets.get("/company/data/index.json") {
-            let json = index.read().unwrap_or_default();
-            let value: serde_json::Value = serde_json::from_slice(&json).unwrap_or_default();
-            dir.generated_at = value["generated_at"].as_str().unwrap_or_default().to_owned();
+            let head = serde_json::from_reader::<_, IndexHead>(std::io::BufReader::new(index.reader()));
+            dir.generated_at = head.map(|h| h.generated_at).unwrap_or_default();
         }
-        let mut json = serde_json::Deserializer::from_slice(registry);
+        let mut json = serde_json::Deserializer::from_reader(std::io::BufReader::new(registry));
         let as_of: Arc<str> = Arc::from(dir.generated_at.as_str());
         Rows { dir: &mut dir, assets, as_of }.deserialize(&mut json).map_err(DirectoryError::Registry)?;
         json.end().map_err(DirectoryError::Registry)?;
@@ -313,7 +321,7 @@ impl<'de> Visitor<'de> for Rows<'_> {
             let file = row.slug.as_ref().and_then(|slug| self.assets.get(&format!("/company/data/{slug}.json")));
             let card = file.map(|f| {
                 let (as_of, parsed, memo) = (Arc::clone(&self.as_of), OnceLock::new(), OnceLock::new());
-                Box::new(LazyCard { gzip: f.gzip.clone(), as_of, parsed, memo })
+                Box::new(LazyCard { brotli: f.brotli.clone(), as_of, parsed, memo })
             });
             self.dir.insert(row, card);
         }

@@ -18,10 +18,8 @@ pub fn export_static(dir: &Path) -> std::io::Result<usize> {
         }
         std::fs::write(&target, file.read()?)?;
         let sibling = |ext: &str| format!("{}.{ext}", target.display());
-        std::fs::write(sibling("gz"), &file.gzip)?;
-        if let Some(br) = &file.brotli {
-            std::fs::write(sibling("br"), br)?;
-        }
+        std::fs::write(sibling("gz"), file.gzip()?)?;
+        std::fs::write(sibling("br"), &file.brotli)?;
     }
     Ok(table.len())
 }

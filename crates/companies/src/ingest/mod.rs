@@ -1,7 +1,7 @@
 //! `gtms ingest`: turns the seed extract into the keyless company files of DESIGN.md — the
-//! JSON cards and indexes and the public HTML pages (`pages`) —, precompressed (`.gz`, `.br`
-//! siblings), into `assets/public/` for rust-embed, plus the
-//! internal registry in `assets/internal/`. Pure and deterministic: the same seed and base
+//! JSON cards and indexes and the public HTML pages (`pages`) —, each with its brotli sibling
+//! (`.br`, what the binary embeds), into `assets/public/` for rust-embed, plus the
+//! internal registry in `assets/internal/` (with its `.br` too). Pure and deterministic: the same seed and base
 //! URL give byte-identical files (no clocks; `generated_at` is the newest filing date).
 
 mod cards;
@@ -18,7 +18,7 @@ use super::card::Card;
 use super::hubs;
 use super::seed::{self, SeedCompany};
 
-pub use gtms_precompress::{brotli, gzip};
+use gtms_precompress::{brotli, brotli_streamed};
 
 /// Where ingest writes, relative to the output root.
 pub const PUBLIC_DIR: &str = "public";
@@ -141,7 +141,7 @@ pub fn build(companies: &[SeedCompany], base_url: &str) -> Result<Generated, Ing
     Ok(Generated { public, registry, report })
 }
 
-/// Reads `seed_dir/companies.jsonl` and writes every file (with `.gz`/`.br`) under `out_dir`,
+/// Reads `seed_dir/companies.jsonl` and writes every file (with its `.br`) under `out_dir`,
 /// replacing what was there.
 pub fn run(seed_dir: &Path, out_dir: &Path, base_url: &str) -> Result<IngestReport, IngestError> {
     let path = seed_dir.join(seed::COMPANIES_FILE);
@@ -156,9 +156,9 @@ pub fn run(seed_dir: &Path, out_dir: &Path, base_url: &str) -> Result<IngestRepo
     if staging.exists() {
         std::fs::remove_dir_all(&staging).map_err(io(&staging))?;
     }
-    write_tree(&staging.join(PUBLIC_DIR), &generated.public, true)?;
+    write_tree(&staging.join(PUBLIC_DIR), &generated.public, brotli)?;
     let internal = BTreeMap::from([(REGISTRY_FILE.to_owned(), generated.registry)]);
-    write_tree(&staging.join(INTERNAL_DIR), &internal, false)?;
+    write_tree(&staging.join(INTERNAL_DIR), &internal, brotli_streamed)?;
     if out_dir.exists() {
         std::fs::remove_dir_all(out_dir).map_err(io(out_dir))?;
     }
@@ -166,8 +166,13 @@ pub fn run(seed_dir: &Path, out_dir: &Path, base_url: &str) -> Result<IngestRepo
     Ok(generated.report)
 }
 
-/// Writes `files` under `root`, each with `.gz` and `.br` siblings when `compress`.
-pub fn write_tree(root: &Path, files: &BTreeMap<String, Vec<u8>>, compress: bool) -> Result<(), IngestError> {
+/// Writes `files` under `root`, each with its `.br` sibling made by `encode` (the binary embeds
+/// only those; the gzip bytes are the server's to make, `assets::StaticFile::gzip`).
+pub fn write_tree(
+    root: &Path,
+    files: &BTreeMap<String, Vec<u8>>,
+    encode: fn(&[u8]) -> std::io::Result<Vec<u8>>,
+) -> Result<(), IngestError> {
     for (rel, bytes) in files {
         let path = root.join(rel);
         let io = |source| IngestError::Io { path: path.clone(), source };
@@ -175,11 +180,8 @@ pub fn write_tree(root: &Path, files: &BTreeMap<String, Vec<u8>>, compress: bool
             std::fs::create_dir_all(parent).map_err(io)?;
         }
         std::fs::write(&path, bytes).map_err(io)?;
-        if compress {
-            let sibling = |ext: &str| PathBuf::from(format!("{}.{ext}", path.display()));
-            std::fs::write(sibling("gz"), gzip(bytes).map_err(io)?).map_err(io)?;
-            std::fs::write(sibling("br"), brotli(bytes).map_err(io)?).map_err(io)?;
-        }
+        let sibling = PathBuf::from(format!("{}.br", path.display()));
+        std::fs::write(sibling, encode(bytes).map_err(io)?).map_err(io)?;
     }
     Ok(())
 }
