@@ -20,6 +20,7 @@ pub mod rank;
 pub mod reference;
 pub mod registry;
 pub mod rules;
+mod second_reading;
 pub mod sentences;
 pub mod signals;
 pub mod statements;

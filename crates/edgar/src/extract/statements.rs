@@ -215,6 +215,10 @@ pub fn assess(sentence: &str, form: &str, filed: &str, name_word: Option<&str>) 
         // of Applied in June 2012": a biography.
         return None;
     }
+    // What the rules read as an event, the second reading may still find none.
+    if super::second_reading::reads_as_no_event(sentence, form, filed) {
+        return None;
+    }
     let trigger = !planned && !history;
     let score = score(found.kind, sentence, trigger, age, &lower) - if history { HISTORY_PENALTY } else { 0 };
     Some(Assessed { kind: found.kind, trigger, score, event_date })
