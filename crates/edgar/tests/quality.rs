@@ -32,14 +32,16 @@
 //!   session 28; `heldaside_served14.jsonl` (200 the final session-28 build served, seed
 //!   `gtms-25r`) and `heldaside_served15.jsonl` (191 the first session-30 build served, seed
 //!   `gtms-25s`): each measured blind once, then read and tuned on in session 30;
+//!   `heldaside_served17.jsonl` (144 the first session-31 build served, with the second
+//!   reading, seed `gtms-25u`): measured blind once, then read and tuned on in session 31;
 //! - the held-aside sets, never tuned on (nor trained on by the second reading,
 //!   `train_no_event.py`), judged blind (the judges saw neither the rules' code nor the
 //!   verdicts): `heldaside_served16.jsonl`, 141 statements the final session-30 build serves,
 //!   drawn like the others (seed `gtms-25t`: 140 at random over every served statement not
 //!   judged before, and the one statement dated 2025 or later left unjudged), and
-//!   `heldaside_served17.jsonl`, 144 statements the session-31 build serves with the second
-//!   reading (seed `gtms-25u`: 140 at random, the 4 dated 2025 or later left) — the precision of
-//!   what a card shows.
+//!   `heldaside_served18.jsonl`, 142 statements the final session-31 build serves (seed
+//!   `gtms-25v`: 140 at random, the 2 dated 2025 or later left) — the precision of what a card
+//!   shows.
 //!
 //! Prints, per set, kind accuracy (emitted signals of the judged kind), false signals (emitted,
 //! judged no event), the recall of judged triggers and the share of random sentences emitted;
@@ -217,8 +219,9 @@ fn signal_quality_meets_its_budgets_on_the_development_sets_and_reports_the_held
         ("spent: heldaside_served13.jsonl", "heldaside_served13.jsonl"),
         ("spent: heldaside_served14.jsonl", "heldaside_served14.jsonl"),
         ("spent: heldaside_served15.jsonl", "heldaside_served15.jsonl"),
+        ("spent: heldaside_served17.jsonl", "heldaside_served17.jsonl"),
         ("held aside: heldaside_served16.jsonl", "heldaside_served16.jsonl"),
-        ("held aside: heldaside_served17.jsonl", "heldaside_served17.jsonl"),
+        ("held aside: heldaside_served18.jsonl", "heldaside_served18.jsonl"),
     ] {
         let set = read(file);
         assert!(set.len() >= 30, "{file} has {} sentences", set.len());

@@ -189,6 +189,32 @@ mod tests {
         );
     }
 
+    /// Session 31's kinds, read off `heldaside_served17` (the rules alone; the second reading
+    /// may still drop an old event).
+    #[test]
+    fn licences_notes_sold_investigations_and_joint_development_have_their_kinds() {
+        for (s, want) in [
+            ("On June 1, 2017 we acquired a patent license to a video synthesis and release system.", "partnership"),
+            (
+                "In 2021, we also entered into a license agreement with the inventor of the same pharmaceutical product to acquire global rights.",
+                "partnership",
+            ),
+            ("On July 27, 2023, we completed the public offer and sale of senior unsecured notes.", "capital_raise"),
+            (
+                "On June 26, 2020, the European Commission informed Visa that it opened a preliminary investigation into its rules.",
+                "regulatory",
+            ),
+            (
+                "In September 2020, Fluence entered into a Supply Agreement with a battery manufacturer to design, develop and sell a battery module.",
+                "partnership",
+            ),
+        ] {
+            let name = s.contains("Visa").then_some("visa").or(s.contains("Fluence").then_some("fluence"));
+            assert_eq!(classify(s, name).map(SignalKind::as_str), Some(want), "{s}");
+        }
+        assert_eq!(kind("In 2023, we completed the sale of our Acme business."), Some("divestiture"));
+    }
+
     #[test]
     fn topic_words_without_an_event_are_no_signal() {
         for s in [

@@ -105,6 +105,9 @@ pub const RULES: &[Rule] = &[
     r(Acquisition, "issued .. exchange for .. outstanding"),
     // An agency's order, before "issued" of a capital raise.
     r(Regulatory, "sec|ftc|fda|doj|epa|commission|agency .. issued|entered .. order|orders"),
+    // An investigation opened is a regulator's act, not a store opened ("the European
+    // Commission informed Visa that it opened a preliminary investigation", session 31).
+    r(Regulatory, "opened|commenced|initiated .. investigation|inquiry|probe"),
     // Shares sold: the company's own are a raise, another company's held as an investment a
     // sale ("sold 1.7 million shares of Energizer common stock", "sold our entire investment
     // of 1,677,299 shares of Limoneira"); both before the plain "{self} sold .. shares".
@@ -171,6 +174,10 @@ pub const RULES: &[Rule] = &[
         Partnership,
         "acquired|purchased .. broadcast|broadcasting|streaming|distribution|licensing|license right|rights",
     ),
+    // A licence acquired is a licence, no company bought ("we acquired a patent license to a
+    // video synthesis and release system", session 31).
+    r(Partnership, "acquired|obtained a|an|the license|licence|licenses"),
+    r(Partnership, "acquired|obtained a|an|the _ license|licence|licenses"),
     // A franchise right acquired is a licence too ("acquired the exclusive franchise right
     // authorized by PLK APAC").
     r(Partnership, "acquired|purchased .. franchise right|rights"),
@@ -204,13 +211,17 @@ pub const RULES: &[Rule] = &[
     r(Acquisition, "agreed|agreement to acquire|merge"),
     dated(Acquisition, "{self} .. acquires"),
     // Rights acquired under a licence ("entered into the Inventor License Agreement to acquire
-    // global rights").
-    r(Partnership, "entered into .. license|licensing|licence agreement to acquire"),
+    // global rights", "entered into a license agreement with the inventor … to acquire global
+    // rights", session 31).
+    r(Partnership, "entered into .. license|licensing|licence agreement .. to acquire"),
     r(Acquisition, "entered into .. agreement .. to acquire"),
     r(Acquisition, "entered into .. merger agreement"),
     r(Acquisition, "agreement and plan of merger"),
     r(Acquisition, "will acquire"),
     r(Acquisition, "acquisition of .. was completed"),
+    // Notes sold are money raised, not a business sold ("completed the public offer and sale of
+    // senior unsecured notes", session 31).
+    r(CapitalRaise, "completed|completes|closed|closes .. sale|offer|offering of .. notes|debentures|bonds"),
     // Divestitures.
     r(Divestiture, "completed|completes|closed|closes|announced .. sale|spin-off|separation|divestiture|disposition"),
     r(Divestiture, "{self} sold|divested"),
@@ -240,6 +251,7 @@ pub const RULES: &[Rule] = &[
     // partnerships (session 30: "signed an exclusive agreement with Novellus ... to license
     // iPSC-derived mesenchymal stem cells").
     r(Partnership, "signed|entered into .. agreement .. to license"),
+    r(Partnership, "entered into .. supply agreement .. to design|develop|co-develop"),
     r(Partnership, "entered into .. development and supply agreement"),
     // Customers.
     r(Customer, "{self} .. awarded|won .. contract|contracts|order|orders"),
