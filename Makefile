@@ -14,7 +14,7 @@ TEST_BIN := $(BIN_DIR)/debug/gtms
 # dev-only features: CI does this).
 EDGAR ?= $(CARGO_STATIC) run --quiet -p gtms-edgar --
 
-.PHONY: run test test-fast deps dist dist-check bench bench-scale soak crash lint deny seed seed-check static-check ingest quality fuzz fuzz-smoke refresh
+.PHONY: run test test-fast deps dist dist-check bench bench-scale soak crash lint deny seed seed-check static-check ingest quality fuzz fuzz-smoke refresh tool-schemas
 
 ## Build and start the appliance in demo mode on http://127.0.0.1:3000
 run:
@@ -125,6 +125,10 @@ seed-check:
 	@tmp=$$(mktemp -d) && trap 'rm -rf $$tmp' EXIT && \
 	$(EDGAR) extract --from $(SHARED) --out $$tmp >/dev/null && \
 	diff -q $$tmp/companies.jsonl seed/companies.jsonl && echo "seed/ is up to date"
+
+## Write the MCP tools' input and output schemas (src/mcp/tool_schemas.json) from their types
+tool-schemas:
+	GTMS_WRITE_TOOL_SCHEMAS=1 $(CARGO_STATIC) test --lib -p gtms -- mcp::tool_schemas::tests::the_embedded_schemas_are_the_types_own
 
 ## Signal quality against the hand-judged evaluation set (per-kind precision/recall, budgets)
 quality:

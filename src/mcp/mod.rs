@@ -12,6 +12,7 @@ mod fast;
 mod guide;
 mod handler;
 mod registry;
+mod tool_schemas;
 mod tools;
 mod toolset;
 

@@ -1,13 +1,13 @@
 //! The tool registry: every MCP tool is a type implementing `McpTool` (name, toolset,
 //! description, typed arguments and output, an example call, and `run`), registered with one
-//! line in `tools::all()`. From that one definition come the `tools/list` entry (input and
-//! output schemas, annotations), argument parsing, dispatch and the guide page.
+//! line in `tools::visit()`. From that one definition come the `tools/list` entry (input and
+//! output schemas — derived from the types by a test and embedded, `tool_schemas` —,
+//! annotations), argument parsing, dispatch and the guide page.
 
 use std::future::Future;
 use std::sync::Arc;
 
 use futures_util::future::BoxFuture;
-use rmcp::handler::server::common::{schema_for_empty_input, schema_for_input, schema_for_output};
 use rmcp::model::{JsonObject, Tool, ToolAnnotations};
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -96,6 +96,8 @@ impl ToolDef {
     where
         T::Args: Send,
     {
+        // Derived from `T::Args` and `T::Output` by a test, embedded (`tool_schemas`).
+        let schemas = super::tool_schemas::of(T::NAME);
         Self {
             name: T::NAME,
             toolset: T::TOOLSET,
@@ -103,9 +105,8 @@ impl ToolDef {
             description: T::DESCRIPTION,
             idempotent: T::IDEMPOTENT,
             cacheable: T::CACHEABLE,
-            // Schema generation is static; a unit test proves every tool's schema is valid.
-            input_schema: schema_for_input::<T::Args>().unwrap_or_else(|_| schema_for_empty_input()),
-            output_schema: schema_for_output::<T::Output>(),
+            input_schema: schemas.input,
+            output_schema: schemas.output,
             example: T::example(),
             invoke: invoke::<T>,
         }

@@ -1,5 +1,5 @@
-//! The tools, one file per group, and `all()`: the registration list. Adding a tool is a type
-//! implementing `McpTool` in its group's file plus one line here. Also the pieces tools share:
+//! The tools, one file per group, and `visit()`: the registration list. Adding a tool is a type
+//! implementing `McpTool` in its group's file, one line here and `make tool-schemas`. Also the pieces tools share:
 //! paging (limit 1–100, default 20, with `truncated` and `next_offset` in every list output;
 //! the workspace lists, which grow without bound, page by `cursor` and answer `next_cursor`),
 //! the compact company reference, and slug resolution.
@@ -26,77 +26,99 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::error::ToolError;
-use super::registry::ToolContext;
-use super::registry::ToolDef;
+use super::registry::{McpTool, ToolContext, ToolDef};
 use crate::companies::card::Card;
 pub use crate::companies::card::CompanyRef;
 use crate::domain::Slug;
 
+/// Something done with every tool type, in the order `tools/list` and the guide show them
+/// (`visit`): registering it (`all`), or deriving its schemas (the test that writes
+/// `tool_schemas.json`).
+pub trait Visit {
+    fn tool<T: McpTool>(&mut self)
+    where
+        T::Args: Send;
+}
+
+/// Calls `v.tool` with every tool of the server, in order.
+pub fn visit(v: &mut impl Visit) {
+    v.tool::<company_lookup::CompanyGet>();
+    v.tool::<directory::CompanySearch>();
+    v.tool::<company_lookup::CompanyByTicker>();
+    v.tool::<company_lookup::CompanyByDomain>();
+    v.tool::<company_lookup::CompanyByCik>();
+    v.tool::<company_lookup::TickerToSlug>();
+    v.tool::<company_lookup::CompanyEnrich>();
+    v.tool::<company_claims::CompanyWhyNow>();
+    v.tool::<company_claims::CompanyStatements>();
+    v.tool::<company_claims::CompanyLatestQuote>();
+    v.tool::<company_claims::CompanyExecutives>();
+    v.tool::<company_claims::CompanyFamily>();
+    v.tool::<company_claims::CompanySources>();
+    v.tool::<company_claims::CompaniesCompare>();
+    v.tool::<directory::SectorList>();
+    v.tool::<directory::SectorCompanies>();
+    v.tool::<directory::LetterCompanies>();
+    v.tool::<directory::SignalsSearch>();
+    v.tool::<directory::ExecutivesSearch>();
+    v.tool::<receipts::ReceiptVerify>();
+    v.tool::<receipts::CoverageStats>();
+    v.tool::<guide_tool::DirectoryGuide>();
+    v.tool::<ops::HealthTool>();
+    v.tool::<ops::TasksStatus>();
+    v.tool::<workers::WorkersList>();
+    v.tool::<workers::WorkerGet>();
+    v.tool::<workers::WorkerStartWorkflow>();
+    v.tool::<workers::WorkflowTypesTool>();
+    v.tool::<workers::WorkflowsList>();
+    v.tool::<workers::WorkflowGet>();
+    v.tool::<workers::ApprovalsList>();
+    v.tool::<workers::ApprovalDecide>();
+    v.tool::<deals::DealsList>();
+    v.tool::<deals::DealGet>();
+    v.tool::<deals::DealUpdateTool>();
+    v.tool::<deals::PipelineSummaryTool>();
+    v.tool::<deals::AccountBriefTool>();
+    v.tool::<memory::MemoryTree>();
+    v.tool::<memory::MemoryGet>();
+    v.tool::<memory::MemoryWrite>();
+    v.tool::<memory::MemorySearch>();
+    v.tool::<memory::MemoryHealth>();
+    v.tool::<memory::MemoryCompress>();
+    v.tool::<brain::BrainChat>();
+    v.tool::<brain::BrainHistory>();
+    v.tool::<brain::BrainHistoryClear>();
+    v.tool::<ops::MetricsPipeline>();
+    v.tool::<ops::MetricsTokens>();
+    v.tool::<ops::MetricsConsumption>();
+    v.tool::<ops::MetricsWorkers>();
+    v.tool::<coordinator::CoordinatorRun>();
+    v.tool::<coordinator::CoordinatorRuns>();
+    v.tool::<coordinator::CoordinatorRunGet>();
+    v.tool::<controls::AuditListTool>();
+    v.tool::<controls::PausesList>();
+    v.tool::<controls::Pause>();
+    v.tool::<controls::Resume>();
+    v.tool::<controls::WorkflowCancel>();
+    v.tool::<controls::WorkflowsCancel>();
+    v.tool::<controls::BudgetsList>();
+    v.tool::<controls::BudgetSet>();
+}
+
 /// Every tool of the server, in the order `tools/list` and the guide show them.
 pub fn all() -> Vec<ToolDef> {
-    vec![
-        ToolDef::of::<company_lookup::CompanyGet>(),
-        ToolDef::of::<directory::CompanySearch>(),
-        ToolDef::of::<company_lookup::CompanyByTicker>(),
-        ToolDef::of::<company_lookup::CompanyByDomain>(),
-        ToolDef::of::<company_lookup::CompanyByCik>(),
-        ToolDef::of::<company_lookup::TickerToSlug>(),
-        ToolDef::of::<company_lookup::CompanyEnrich>(),
-        ToolDef::of::<company_claims::CompanyWhyNow>(),
-        ToolDef::of::<company_claims::CompanyStatements>(),
-        ToolDef::of::<company_claims::CompanyLatestQuote>(),
-        ToolDef::of::<company_claims::CompanyExecutives>(),
-        ToolDef::of::<company_claims::CompanyFamily>(),
-        ToolDef::of::<company_claims::CompanySources>(),
-        ToolDef::of::<company_claims::CompaniesCompare>(),
-        ToolDef::of::<directory::SectorList>(),
-        ToolDef::of::<directory::SectorCompanies>(),
-        ToolDef::of::<directory::LetterCompanies>(),
-        ToolDef::of::<directory::SignalsSearch>(),
-        ToolDef::of::<directory::ExecutivesSearch>(),
-        ToolDef::of::<receipts::ReceiptVerify>(),
-        ToolDef::of::<receipts::CoverageStats>(),
-        ToolDef::of::<guide_tool::DirectoryGuide>(),
-        ToolDef::of::<ops::HealthTool>(),
-        ToolDef::of::<ops::TasksStatus>(),
-        ToolDef::of::<workers::WorkersList>(),
-        ToolDef::of::<workers::WorkerGet>(),
-        ToolDef::of::<workers::WorkerStartWorkflow>(),
-        ToolDef::of::<workers::WorkflowTypesTool>(),
-        ToolDef::of::<workers::WorkflowsList>(),
-        ToolDef::of::<workers::WorkflowGet>(),
-        ToolDef::of::<workers::ApprovalsList>(),
-        ToolDef::of::<workers::ApprovalDecide>(),
-        ToolDef::of::<deals::DealsList>(),
-        ToolDef::of::<deals::DealGet>(),
-        ToolDef::of::<deals::DealUpdateTool>(),
-        ToolDef::of::<deals::PipelineSummaryTool>(),
-        ToolDef::of::<deals::AccountBriefTool>(),
-        ToolDef::of::<memory::MemoryTree>(),
-        ToolDef::of::<memory::MemoryGet>(),
-        ToolDef::of::<memory::MemoryWrite>(),
-        ToolDef::of::<memory::MemorySearch>(),
-        ToolDef::of::<memory::MemoryHealth>(),
-        ToolDef::of::<memory::MemoryCompress>(),
-        ToolDef::of::<brain::BrainChat>(),
-        ToolDef::of::<brain::BrainHistory>(),
-        ToolDef::of::<brain::BrainHistoryClear>(),
-        ToolDef::of::<ops::MetricsPipeline>(),
-        ToolDef::of::<ops::MetricsTokens>(),
-        ToolDef::of::<ops::MetricsConsumption>(),
-        ToolDef::of::<ops::MetricsWorkers>(),
-        ToolDef::of::<coordinator::CoordinatorRun>(),
-        ToolDef::of::<coordinator::CoordinatorRuns>(),
-        ToolDef::of::<coordinator::CoordinatorRunGet>(),
-        ToolDef::of::<controls::AuditListTool>(),
-        ToolDef::of::<controls::PausesList>(),
-        ToolDef::of::<controls::Pause>(),
-        ToolDef::of::<controls::Resume>(),
-        ToolDef::of::<controls::WorkflowCancel>(),
-        ToolDef::of::<controls::WorkflowsCancel>(),
-        ToolDef::of::<controls::BudgetsList>(),
-        ToolDef::of::<controls::BudgetSet>(),
-    ]
+    struct Defs(Vec<ToolDef>);
+    impl Visit for Defs {
+        fn tool<T: McpTool>(&mut self)
+        where
+            T::Args: Send,
+        {
+            self.0.push(ToolDef::of::<T>());
+        }
+    }
+    let mut defs = Defs(Vec::with_capacity(64));
+    visit(&mut defs);
+    defs.0
 }
 
 pub const DEFAULT_LIMIT: usize = 20;
