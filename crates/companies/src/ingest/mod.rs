@@ -1,8 +1,8 @@
 //! `gtms ingest`: turns the seed extract into the keyless company files of DESIGN.md — the
 //! JSON cards and indexes and the public HTML pages (`pages`) —, each with its brotli sibling
-//! (`.br`, what the binary embeds), into `assets/public/` for rust-embed, plus the
-//! internal registry in `assets/internal/` (with its `.br` too). Pure and deterministic: the same seed and base
-//! URL give byte-identical files (no clocks; `generated_at` is the newest filing date).
+//! (`.br`, what the binary embeds), into `assets/public/` for rust-embed, plus the internal
+//! registry in `assets/internal/` (with its `.br` too). Pure and deterministic: the same seed
+//! and base URL give byte-identical files (no clocks; `generated_at` is the newest filing date).
 
 mod cards;
 mod indexes;
