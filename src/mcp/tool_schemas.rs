@@ -9,6 +9,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
+use rmcp::handler::server::common::schema_for_empty_input as empty;
 use rmcp::model::JsonObject;
 use serde_json::Value;
 
@@ -41,16 +42,9 @@ fn parse(text: &str) -> HashMap<String, ToolSchemas> {
         .collect()
 }
 
-fn empty() -> Arc<JsonObject> {
-    let mut object = JsonObject::new();
-    object.insert("type".into(), Value::from("object"));
-    object.insert("properties".into(), Value::Object(JsonObject::new()));
-    Arc::new(object)
-}
-
 #[cfg(test)]
 mod tests {
-    use rmcp::handler::server::common::{schema_for_empty_input, schema_for_input, schema_for_output};
+    use rmcp::handler::server::common::{schema_for_input, schema_for_output};
     use serde_json::json;
 
     use super::*;
@@ -65,7 +59,7 @@ mod tests {
         where
             T::Args: Send,
         {
-            let input = schema_for_input::<T::Args>().unwrap_or_else(|_| schema_for_empty_input());
+            let input = schema_for_input::<T::Args>().unwrap_or_else(|_| empty());
             let output = schema_for_output::<T::Output>();
             self.0.insert(T::NAME.to_owned(), json!({ "input": &*input, "output": &*output }));
         }

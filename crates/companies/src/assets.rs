@@ -59,20 +59,12 @@ impl StaticFile {
     /// The file as gzip (level 9, no timestamp: the bytes of ingest's `.gz` sibling), made on
     /// the first call and kept for the next ones.
     pub fn gzip(&self) -> std::io::Result<Bytes> {
-        if let Some(bytes) = self.gzip.get() {
-            return Ok(bytes.clone());
-        }
-        let bytes = Bytes::from(gtms_precompress::gzip(&self.read()?)?);
-        Ok(self.gzip.get_or_init(|| bytes).clone())
+        made_once(&self.gzip, || gtms_precompress::gzip(&self.read()?))
     }
 
     /// The file's own bytes, decoded on the first call and kept for the next ones.
     pub fn identity(&self) -> std::io::Result<Bytes> {
-        if let Some(bytes) = self.identity.get() {
-            return Ok(bytes.clone());
-        }
-        let bytes = Bytes::from(self.read()?);
-        Ok(self.identity.get_or_init(|| bytes).clone())
+        made_once(&self.identity, || self.read())
     }
 
     /// The file's own bytes, decoded now and not kept (to parse them once).
@@ -84,6 +76,16 @@ impl StaticFile {
     pub fn reader(&self) -> impl std::io::Read + '_ {
         gtms_precompress::unbrotli_reader(&self.brotli[..])
     }
+}
+
+/// What `cell` holds, made by `make` on the first call (two racing first calls both make it,
+/// and the bytes are the same: the encodings are deterministic).
+fn made_once(cell: &OnceLock<Bytes>, make: impl FnOnce() -> std::io::Result<Vec<u8>>) -> std::io::Result<Bytes> {
+    if let Some(bytes) = cell.get() {
+        return Ok(bytes.clone());
+    }
+    let bytes = Bytes::from(make()?);
+    Ok(cell.get_or_init(|| bytes).clone())
 }
 
 /// Every keyless file, by URL path (`/company/data/apple.json`).
