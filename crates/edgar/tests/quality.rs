@@ -34,14 +34,15 @@
 //!   `gtms-25s`): each measured blind once, then read and tuned on in session 30;
 //!   `heldaside_served17.jsonl` (144 the first session-31 build served, with the second
 //!   reading, seed `gtms-25u`): measured blind once, then read and tuned on in session 31;
+//!   `heldaside_served18.jsonl` and `heldaside_served19.jsonl` (142 and 140 the final session-31
+//!   build served, seeds `gtms-25v`, `gtms-25w`): measured blind once as held aside, then read
+//!   and tuned on in session 32;
 //! - the held-aside sets, never tuned on (nor trained on by the second reading,
 //!   `train_no_event.py`), judged blind (the judges saw neither the rules' code nor the
 //!   verdicts): `heldaside_served16.jsonl`, 141 statements the final session-30 build serves,
 //!   drawn like the others (seed `gtms-25t`: 140 at random over every served statement not
-//!   judged before, and the one statement dated 2025 or later left unjudged), and
-//!   `heldaside_served18.jsonl` and `heldaside_served19.jsonl`, 142 and 140 statements the
-//!   final session-31 build serves (seeds `gtms-25v`, 140 at random and the 2 dated 2025 or
-//!   later left, and `gtms-25w`, 140 at random) — the precision of what a card shows.
+//!   judged before, and the one statement dated 2025 or later left unjudged) — the precision
+//!   of what a card shows.
 //!
 //! Prints, per set, kind accuracy (emitted signals of the judged kind), false signals (emitted,
 //! judged no event), the recall of judged triggers and the share of random sentences emitted;
@@ -220,9 +221,9 @@ fn signal_quality_meets_its_budgets_on_the_development_sets_and_reports_the_held
         ("spent: heldaside_served14.jsonl", "heldaside_served14.jsonl"),
         ("spent: heldaside_served15.jsonl", "heldaside_served15.jsonl"),
         ("spent: heldaside_served17.jsonl", "heldaside_served17.jsonl"),
+        ("spent: heldaside_served18.jsonl", "heldaside_served18.jsonl"),
+        ("spent: heldaside_served19.jsonl", "heldaside_served19.jsonl"),
         ("held aside: heldaside_served16.jsonl", "heldaside_served16.jsonl"),
-        ("held aside: heldaside_served18.jsonl", "heldaside_served18.jsonl"),
-        ("held aside: heldaside_served19.jsonl", "heldaside_served19.jsonl"),
     ] {
         let set = read(file);
         assert!(set.len() >= 30, "{file} has {} sentences", set.len());

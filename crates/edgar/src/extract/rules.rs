@@ -33,6 +33,10 @@ pub const RULES: &[Rule] = &[
     r(CapitalRaise, "announced|announces|announce .. funding|financing agreement|round|facility"),
     r(Acquisition, "announced|announces|announce .. completion|closing of .. acquisition|merger|investment"),
     r(Acquisition, "entered into .. business combination"),
+    // A separation from a person is an officer leaving, not a business separated ("announced the
+    // mutually agreed separation between the Company and Mr. Porcelain as President and CEO",
+    // session 32).
+    r(LeadershipChange, "announced|announces .. separation between|of .. mr|ms|mrs|dr"),
     r(Divestiture, "announced|announces|announce .. completion of .. spin-off|separation|sale"),
     r(Divestiture, "pursue|pursuing .. spin-off|separation"),
     r(Divestiture, "completion of .. spin-off|separation"),
@@ -54,6 +58,12 @@ pub const RULES: &[Rule] = &[
     r(Regulatory, "received .. notice|notification from the csrc"),
     // A voluntary separation programme is a workforce reduction, not a separation of a business.
     r(Restructuring, "announced|announces|announce .. voluntary separation|retirement"),
+    // A productivity or savings programme announced or widened is a restructuring ("announced
+    // the expansion of our productivity and reinvestment program", session 32).
+    r(
+        Restructuring,
+        "announced|announces .. productivity|efficiency|cost-savings|cost-reduction .. program|programme|plan|initiative",
+    ),
     r(Expansion, "announced|announces|announce .. opening|formation of"),
     r(Expansion, "announced|announces|announce .. expansion of|into|expand"),
     // "today unveiled the global expansion of its VerifyU platform", before products' "today unveiled".
@@ -82,6 +92,10 @@ pub const RULES: &[Rule] = &[
     r(Customer, "announced|announces|announce .. new contract|contracts|orders"),
     r(Customer, "secured|secures|won|wins .. contract|contracts|order|orders"),
     r(Customer, "concluded|finalized .. contract|contracts"),
+    // A settlement signed is a legal resolution, whatever else the agreement grants ("entered
+    // into a settlement and patent license agreement with Caltech", "entered into a Settlement
+    // Memorandum of Understanding", session 32), before partnerships' licences and memoranda.
+    r(Regulatory, "entered|signed .. settlement"),
     // A memorandum to sell part of a business is a sale ("signed a non-binding memorandum of
     // understanding for GE Steam Power to sell a part of its nuclear activities to EDF").
     r(Divestiture, "signed|entered .. memorandum|mou .. to sell"),
@@ -103,6 +117,9 @@ pub const RULES: &[Rule] = &[
     r(Acquisition, "connection|relation with|to .. merger|acquisition .. issued"),
     r(Acquisition, "in exchange for .. outstanding"),
     r(Acquisition, "issued .. exchange for .. outstanding"),
+    // "6,500,000 shares … were issued in exchange for the purchase of certain technological
+    // assets of ZenSports" (session 32).
+    r(Acquisition, "issued in exchange for the purchase|acquisition of"),
     // An agency's order, before "issued" of a capital raise.
     r(Regulatory, "sec|ftc|fda|doj|epa|commission|agency .. issued|entered .. order|orders"),
     // An investigation opened is a regulator's act, not a store opened ("the European
@@ -174,6 +191,10 @@ pub const RULES: &[Rule] = &[
         Partnership,
         "acquired|purchased .. broadcast|broadcasting|streaming|distribution|licensing|license right|rights",
     ),
+    // A licence an authority issues is regulatory ("obtained the license for value-added
+    // telecommunications services issued by the Ministry of Industry and Information
+    // Technology", session 32), before a licence acquired from a company.
+    r(Regulatory, "acquired|obtained|received a|an|the .. license|licence|permit .. issued by"),
     // A licence acquired is a licence, no company bought ("we acquired a patent license to a
     // video synthesis and release system", session 31).
     r(Partnership, "acquired|obtained a|an|the license|licence|licenses"),
@@ -186,6 +207,9 @@ pub const RULES: &[Rule] = &[
     r(Buyback, "{self} .. acquire|acquired|purchase|purchased .. shares of its|our"),
     // Space and property taken on, before acquisitions ("acquired additional premises").
     r(Expansion, "acquired|leased .. additional .. premises|space|square|acres"),
+    // Equipment bought and put to work ("we acquired and installed two new automated sewing
+    // conveyor systems for increased capacity", session 32).
+    r(Expansion, "acquired|purchased and installed"),
     // Land rights "acquired … through the acquisition of Jiangxi Huiyi": a company bought.
     r(Acquisition, "acquired .. through the acquisition of"),
     r(Expansion, "acquired|purchased .. land|building|buildings|site"),
@@ -205,17 +229,19 @@ pub const RULES: &[Rule] = &[
     r(Acquisition, "expanded .. by acquiring|purchasing"),
     r(Acquisition, "expanded .. as a result of .. acquisition|acquisitions|merger"),
     r(Acquisition, "completed|completes|closed|closes|announced|consummated .. acquisition|acquisitions|merger"),
+    // "completed the sale of our investment in the Complex Media business" (session 32).
+    r(Divestiture, "completed|completes|closed|closes .. sale of .. investment|stake|interest"),
     r(Acquisition, "completed|completes|closed|closes .. investment in"),
     r(Acquisition, "{self} .. acquired"),
     r(Acquisition, "closing of .. acquisition|merger"),
-    r(Acquisition, "agreed|agreement to acquire|merge"),
+    r(Acquisition, "agreed|agreement|agreements to acquire|merge"),
     dated(Acquisition, "{self} .. acquires"),
     // Rights acquired under a licence ("entered into the Inventor License Agreement to acquire
     // global rights", "entered into a license agreement with the inventor … to acquire global
     // rights", session 31).
     r(Partnership, "entered into .. license|licensing|licence agreement .. to acquire"),
     r(Acquisition, "entered into .. agreement .. to acquire"),
-    r(Acquisition, "entered into .. merger agreement"),
+    r(Acquisition, "entered into .. merger agreement|agreements"),
     r(Acquisition, "agreement and plan of merger"),
     r(Acquisition, "will acquire"),
     r(Acquisition, "acquisition of .. was completed"),
@@ -326,6 +352,9 @@ pub const RULES: &[Rule] = &[
         Restructuring,
         "{self} .. closed .. facility|facilities|plant|plants|store|stores|office|offices|operations|locations|centers|sites|restaurants|branches",
     ),
+    // A company launched to enter a field is a new line of business ("launched Empower Genomics
+    // Corp. (Empower) to enter the genetic and diagnostics testing industry", session 32).
+    r(Expansion, "launched .. to enter"),
     // A project launched "in partnership with" another party.
     r(Partnership, "launched .. in partnership|collaboration with"),
     // A service, platform or app launched is a product ("walmart.com launched its Site to Store

@@ -126,6 +126,15 @@ pub const VETOES: &[Veto] = &[
     v(CapitalRaise, "transferred and assigned"),
     v(CapitalRaise, "had sold|issued"),
     v(CapitalRaise, "shares we|it held|owned"),
+    // Pay for a director, an attorney or an underwriter, not money raised ("$2,500 per meeting
+    // paid in cash, common shares", "issued 27,250 shares of common stock to its patent attorney
+    // per their fee agreement", "we issued a common stock purchase warrant to Boustead
+    // Securities", session 32); a funding obligation to another party ("obligating us to
+    // advance funding to the Sky Ranch CAB").
+    v(CapitalRaise, "per meeting"),
+    v(CapitalRaise, "attorney|attorneys|lawyer|lawyers|fee agreement"),
+    v(CapitalRaise, "issued a|an .. warrant to"),
+    v(CapitalRaise, "obligating|obligates|obligated us|the"),
     // Notes bought back are debt management; running totals and tax withholding are no programme.
     v(Buyback, "repurchase|repurchased|repurchases|repurchasing .. notes|debentures|bonds|debt"),
     v(Buyback, "have|has|had repurchased"),
@@ -272,6 +281,12 @@ pub const VETOES: &[Veto] = &[
     v(Acquisition, "whereby .. has|have agreed to purchase|acquire"),
     v(Acquisition, "physical gold|silver"),
     v(Acquisition, "ton"),
+    // Goods, a loan or securities bought, no business ("we acquired from NovImmune its inventory
+    // of the TLR4 antibody", "the Company acquired a loan from Fulton Bank", "acquired $3.4
+    // million in floating rate capital securities", session 32).
+    v(Acquisition, "its|their inventory|inventories"),
+    v(Acquisition, "acquired a|the loan|note|mortgage"),
+    v(Acquisition, "capital securities"),
     // Restructuring costs are accounting; exiting an agreement or a line sold is no restructuring.
     v(Restructuring, "incurred|costs|charges|expense|expenses"),
     // A table's note ("(1) Represents activity related to ..."), what a period's charges
@@ -293,6 +308,8 @@ pub const VETOES: &[Veto] = &[
     v(Restructuring, "incentive|grants"),
     // A business discontinued by transferring it is a sale.
     v(Restructuring, "by transferring|selling"),
+    // A financing arrangement ended ("discontinued its receivable factoring program", session 32).
+    v(Restructuring, "factoring|securitization"),
     // A strategy, an initiative or a statement launched is no product.
     v(Product, "plan|initiative|initiatives|program|programs|statements|group|groups|activities|campaign|campaigns"),
     v(Product, "we|company operate|operates"),
@@ -337,6 +354,12 @@ pub const VETOES: &[Veto] = &[
     // A security charge released and a response launched are no product news.
     v(Product, "security charged|charge"),
     v(Product, "launched a .. response"),
+    // What is expected, not done ("anticipates safety and efficacy data to be released during
+    // 2022 and 2023"), and a count of launches ("we introduced over 1,600 new products",
+    // session 32).
+    v(Product, "to be released|launched|introduced"),
+    v(Product, "over|approximately|nearly|about _ new products"),
+    v(Product, "more than _ new products"),
     // A subsidiary's dividend to its own holders (a minority's share) is no dividend of the
     // company's.
     v(Dividend, "one of .. subsidiaries"),
@@ -352,6 +375,9 @@ pub const VETOES: &[Veto] = &[
     v(Dividend, "has|have declared"),
     v(Dividend, "accumulated"),
     v(Dividend, "paid the declared"),
+    // A subsidiary's dividend to its parent ("which was considered as intragroup transaction",
+    // session 32).
+    v(Dividend, "intragroup|intra-group|intercompany"),
     // A rights plan's "dividend of one preferred share purchase right" is no cash dividend.
     v(Dividend, "purchase right|rights"),
     v(Dividend, "rights agreement|plan"),
