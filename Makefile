@@ -14,7 +14,7 @@ TEST_BIN := $(BIN_DIR)/debug/gtms
 # dev-only features: CI does this).
 EDGAR ?= $(CARGO_STATIC) run --quiet -p gtms-edgar --
 
-.PHONY: run test test-fast deps dist dist-check bench bench-scale soak crash lint deny seed seed-check static-check ingest quality fuzz fuzz-smoke refresh tool-schemas
+.PHONY: run test test-fast deps dist dist-check bench bench-scale soak crash lint deny seed seed-check static-check ingest quality fuzz fuzz-smoke refresh tool-schemas openapi
 
 ## Build and start the appliance in demo mode on http://127.0.0.1:3000
 run:
@@ -129,6 +129,10 @@ seed-check:
 ## Write the MCP tools' input and output schemas (src/mcp/tool_schemas.json) from their types
 tool-schemas:
 	GTMS_WRITE_TOOL_SCHEMAS=1 $(CARGO_STATIC) test --lib -p gtms -- mcp::tool_schemas::tests::the_embedded_schemas_are_the_types_own
+
+## Write the OpenAPI document (src/http/api_doc/openapi.json) from the route table and its types
+openapi:
+	GTMS_WRITE_OPENAPI=1 $(CARGO_STATIC) test --lib -p gtms -- http::api_doc::openapi::tests::the_embedded_document_is_the_tables_own
 
 ## Signal quality against the hand-judged evaluation set (per-kind precision/recall, budgets)
 quality:

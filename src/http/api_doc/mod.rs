@@ -5,18 +5,29 @@
 //! request (`label`), and the tests that hold it equal to what is served. Adding a route is
 //! one entry in `table.rs`. The schemas come from the handlers' own types through `schemars`.
 //! This module reads no state and serves nothing but the document.
+//!
+//! The document is built by a test (`openapi`, compiled only for the tests) and embedded
+//! (`openapi.json`; `make openapi` writes it, and the test fails while it is stale): built at
+//! run time it was about 1 MB of the binary — the builder, schemars' generator and every
+//! handler type's `JsonSchema` code — for bytes that never change between builds of the same
+//! source (issue 27). So outside the tests the table's schema functions build nothing.
 
 mod console_routes;
 mod label;
+#[cfg(test)]
 mod openapi;
 mod table;
 
+use std::sync::OnceLock;
+
 pub use label::{Matched, UNMATCHED, allow, classify};
-pub use openapi::{document, document_json};
 pub use table::{EXPOSITION, ROUTES};
 
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 use warp::{Filter, Rejection, Reply};
+
+/// The document as the test derived it (pretty-printed, so that a change reads as a diff).
+const DOCUMENT: &str = include_str!("openapi.json");
 
 /// `GET /api/openapi.json`: the document, open to everyone.
 pub fn routes() -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clone {
@@ -27,17 +38,38 @@ pub fn routes() -> impl Filter<Extract = (impl Reply,), Error = Rejection> + Clo
     })
 }
 
+/// The document as `/api/openapi.json` serves it: the embedded file, compacted on first use.
+pub fn document_json() -> &'static str {
+    static TEXT: OnceLock<String> = OnceLock::new();
+    TEXT.get_or_init(|| {
+        serde_json::from_str::<serde_json::Value>(DOCUMENT).map_or_else(|_| DOCUMENT.to_owned(), |doc| doc.to_string())
+    })
+}
+
 /// A schema of a Rust type, produced on demand by the document builder.
 pub type SchemaFn = fn(&mut SchemaGenerator) -> Schema;
 
 /// The schema of `T`, by reference to `#/components/schemas` (named types) or inline.
 pub fn schema<T: JsonSchema>(generator: &mut SchemaGenerator) -> Schema {
-    generator.subschema_for::<T>()
+    #[cfg(test)]
+    return generator.subschema_for::<T>();
+    #[cfg(not(test))]
+    unbuilt(generator)
 }
 
 /// The schema of `T` itself (a query struct, whose properties become parameters).
 pub fn inline<T: JsonSchema>(generator: &mut SchemaGenerator) -> Schema {
-    T::json_schema(generator)
+    #[cfg(test)]
+    return T::json_schema(generator);
+    #[cfg(not(test))]
+    unbuilt(generator)
+}
+
+/// What a schema function answers outside the tests, where the document is embedded: nothing
+/// calls it, and it keeps no type's schema code in the binary.
+#[cfg(not(test))]
+fn unbuilt(_: &mut SchemaGenerator) -> Schema {
+    Schema::default()
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

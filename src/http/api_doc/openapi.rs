@@ -1,6 +1,7 @@
-//! The OpenAPI 3.1 document, built once from the route table: parameters from the patterns
-//! and the query types, bodies and responses from the handlers' types (schemars, JSON Schema
-//! draft 2020-12, which OpenAPI 3.1 uses as is), and the error envelope for every error status.
+//! The OpenAPI 3.1 document, built from the route table by the tests (the binary embeds what
+//! they built, `openapi.json`): parameters from the patterns and the query types, bodies and
+//! responses from the handlers' types (schemars, JSON Schema draft 2020-12, which OpenAPI 3.1
+//! uses as is), and the error envelope for every error status.
 
 use std::sync::OnceLock;
 
@@ -15,12 +16,6 @@ use crate::http::error::ErrorEnvelope;
 pub fn document() -> &'static Value {
     static DOC: OnceLock<Value> = OnceLock::new();
     DOC.get_or_init(build)
-}
-
-/// The document serialized, as `/api/openapi.json` serves it.
-pub fn document_json() -> &'static str {
-    static TEXT: OnceLock<String> = OnceLock::new();
-    TEXT.get_or_init(|| document().to_string())
 }
 
 /// Schemas of what clients send (the `Deserialize` contract) and of what the server answers
@@ -263,6 +258,21 @@ fn error_response(status: u16, envelope: &schemars::Schema) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::http::api_doc::{DOCUMENT, document_json};
+
+    /// Fails when a route or a type changed and the embedded document did not;
+    /// `GTMS_WRITE_OPENAPI=1` (`make openapi`) writes the file instead.
+    #[test]
+    fn the_embedded_document_is_the_tables_own() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/http/api_doc/openapi.json");
+        let derived = serde_json::to_string_pretty(document()).unwrap_or_default() + "\n";
+        if std::env::var_os("GTMS_WRITE_OPENAPI").is_some() {
+            std::fs::write(path, derived).unwrap_or_else(|e| panic!("{path}: {e}"));
+            return;
+        }
+        assert!(DOCUMENT == derived, "src/http/api_doc/openapi.json is stale: run `make openapi`");
+        assert_eq!(document_json(), document().to_string(), "served compact, as built");
+    }
 
     #[test]
     fn every_route_is_an_operation_with_its_error_envelopes() {
@@ -280,9 +290,6 @@ mod tests {
                     status
                 );
             }
-        }
-        if let Ok(path) = std::env::var("GTMS_DUMP_OPENAPI") {
-            std::fs::write(path, serde_json::to_string_pretty(doc).unwrap_or_default()).ok();
         }
     }
 

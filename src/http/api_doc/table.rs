@@ -46,8 +46,12 @@ const OBJECT: Content = Content::Json(schema::<Map<String, Value>>);
 /// The Prometheus text exposition format.
 pub const EXPOSITION: &str = "text/plain; version=0.0.4; charset=utf-8";
 
-/// `/api/metrics/{view}` answers the latest rollup of the view it names.
+/// `/api/metrics/{view}` answers the latest rollup of the view it names (built only by the
+/// tests, as `schema` is).
 fn metric_view(g: &mut SchemaGenerator) -> Schema {
+    if !cfg!(test) {
+        return Schema::default();
+    }
     let views = [
         g.subschema_for::<Latest<PipelineView>>(),
         g.subschema_for::<crate::metrics::TokensReply>(),
