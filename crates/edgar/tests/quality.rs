@@ -36,13 +36,17 @@
 //!   reading, seed `gtms-25u`): measured blind once, then read and tuned on in session 31;
 //!   `heldaside_served18.jsonl` and `heldaside_served19.jsonl` (142 and 140 the final session-31
 //!   build served, seeds `gtms-25v`, `gtms-25w`): measured blind once as held aside, then read
-//!   and tuned on in session 32;
+//!   and tuned on in session 32; `heldaside_served20.jsonl` and `heldaside_served21.jsonl` (143
+//!   and 140 the first session-32 build served, seeds `gtms-25x`, `gtms-25y`): measured blind
+//!   once, then read and tuned on in session 32;
 //! - the held-aside sets, never tuned on (nor trained on by the second reading,
 //!   `train_no_event.py`), judged blind (the judges saw neither the rules' code nor the
 //!   verdicts): `heldaside_served16.jsonl`, 141 statements the final session-30 build serves,
 //!   drawn like the others (seed `gtms-25t`: 140 at random over every served statement not
-//!   judged before, and the one statement dated 2025 or later left unjudged) — the precision
-//!   of what a card shows.
+//!   judged before, and the one statement dated 2025 or later left unjudged), and
+//!   `heldaside_served22.jsonl` and `heldaside_served23.jsonl`, 140 statements each that the
+//!   final session-32 build serves (seeds `gtms-25z`, `gtms-25za`, 140 at random) — the
+//!   precision of what a card shows.
 //!
 //! Prints, per set, kind accuracy (emitted signals of the judged kind), false signals (emitted,
 //! judged no event), the recall of judged triggers and the share of random sentences emitted;
@@ -223,7 +227,11 @@ fn signal_quality_meets_its_budgets_on_the_development_sets_and_reports_the_held
         ("spent: heldaside_served17.jsonl", "heldaside_served17.jsonl"),
         ("spent: heldaside_served18.jsonl", "heldaside_served18.jsonl"),
         ("spent: heldaside_served19.jsonl", "heldaside_served19.jsonl"),
+        ("spent: heldaside_served20.jsonl", "heldaside_served20.jsonl"),
+        ("spent: heldaside_served21.jsonl", "heldaside_served21.jsonl"),
         ("held aside: heldaside_served16.jsonl", "heldaside_served16.jsonl"),
+        ("held aside: heldaside_served22.jsonl", "heldaside_served22.jsonl"),
+        ("held aside: heldaside_served23.jsonl", "heldaside_served23.jsonl"),
     ] {
         let set = read(file);
         assert!(set.len() >= 30, "{file} has {} sentences", set.len());

@@ -109,7 +109,8 @@ mod tests {
                 hosts.push(host);
             }
         }
-        let odd = ["", ".", "..", "com", "com.", ".com", "a..com", "a.com..", "-.com", "a b.com", "xn--p1ai", "a.xn--p1ai"];
+        let odd =
+            ["", ".", "..", "com", "com.", ".com", "a..com", "a.com..", "-.com", "a b.com", "xn--p1ai", "a.xn--p1ai"];
         hosts.extend(odd.map(String::from));
         hosts.extend(["a.рф", "пример.рф", "a.b.c.d.e.f.example.co.uk", "1.2.3.4", "localhost"].map(String::from));
         let seed = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../seed/companies.jsonl"));

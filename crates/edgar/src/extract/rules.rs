@@ -213,6 +213,9 @@ pub const RULES: &[Rule] = &[
     // Land rights "acquired … through the acquisition of Jiangxi Huiyi": a company bought.
     r(Acquisition, "acquired .. through the acquisition of"),
     r(Expansion, "acquired|purchased .. land|building|buildings|site"),
+    // A property bought for the company's own offices ("acquired a non-income-producing corporate
+    // property for $458,000 in cash, to be used for office space", session 32).
+    r(Expansion, "acquired|purchased .. property .. office|offices|headquarters"),
     r(Acquisition, "purchased|acquired .. all .. outstanding"),
     r(Expansion, "acquired|purchased .. production line|lines"),
     // Mining machines bought ("purchased 1,050 used ASIC miners"), before customers' "entered
@@ -220,6 +223,9 @@ pub const RULES: &[Rule] = &[
     r(Expansion, "acquired|purchased .. miners"),
     // The same agreement "for the sale of" a subsidiary is the company selling it.
     r(Divestiture, "entered into .. purchase agreement for the sale of"),
+    // The agreement under which the company sold ("entered into a Share Purchase Agreement ...
+    // pursuant to which it sold its interests in Real Capital", session 32).
+    r(Divestiture, "entered into .. purchase agreement .. pursuant to which it|we sold"),
     r(Acquisition, "entered into .. share purchase agreement"),
     r(Partnership, "under|through|via the joint venture .. {self} acquired|invested|formed"),
     // Acquisitions ("we expanded our operations in Europe in 2020 with the addition of Lixoft").
@@ -251,6 +257,10 @@ pub const RULES: &[Rule] = &[
     // Divestitures.
     r(Divestiture, "completed|completes|closed|closes|announced .. sale|spin-off|separation|divestiture|disposition"),
     r(Divestiture, "{self} sold|divested"),
+    // The company's own shares sold to subscribers ("the Company agreed to sell and the
+    // Subscribers agreed to purchase an aggregate of 10,000,000 Class A Ordinary Shares",
+    // session 32), before the sale of a business.
+    r(CapitalRaise, "agreed to sell and the subscribers|subscriber|investors|investor|purchasers|purchaser"),
     r(Divestiture, "{self} .. agreed to sell"),
     r(Divestiture, "entered into .. agreement .. to sell"),
     // "signed a share transfer agreement with a third party to sell its 100% equity interest".
@@ -283,6 +293,10 @@ pub const RULES: &[Rule] = &[
     r(Customer, "{self} .. awarded|won .. contract|contracts|order|orders"),
     r(Customer, "{self} .. selected by"),
     r(Customer, "signed .. contract|contracts|agreement with"),
+    // A manufacturing agreement is with the company's own maker ("entered into a five-year
+    // manufacturing supply agreement with Intercon Chemical Company", session 32).
+    r(Partnership, "entered into .. manufacturing agreement"),
+    r(Partnership, "entered into .. manufacturing supply agreement"),
     r(Customer, "entered into .. supply|services|master agreement"),
     // Leadership.
     r(LeadershipChange, "was|were|been|has|have|had|board|{self} appointed"),
@@ -355,6 +369,10 @@ pub const RULES: &[Rule] = &[
     // A company launched to enter a field is a new line of business ("launched Empower Genomics
     // Corp. (Empower) to enter the genetic and diagnostics testing industry", session 32).
     r(Expansion, "launched .. to enter"),
+    // A programme of savings launched ("launched Project Uno, a strategic set of initiatives that
+    // seeks to identify areas of operating efficiencies and cost savings", session 32), before a
+    // project launched as a line of business.
+    r(Restructuring, "launched .. initiative|initiatives|program|programme|project .. efficiencies|efficiency|savings"),
     // A project launched "in partnership with" another party.
     r(Partnership, "launched .. in partnership|collaboration with"),
     // A service, platform or app launched is a product ("walmart.com launched its Site to Store
@@ -367,6 +385,10 @@ pub const RULES: &[Rule] = &[
         "launched .. division|business|segment|warehouse|factory|plant|facility|store|stores|center|centre|subsidiary|field|project|space|brokerage|branch|office|chain|restaurant|restaurants",
     ),
     // Products.
+    // A company launched is a new line of business ("launched Solas Corp. (Solas) as an
+    // end-to-end management and oversight company", session 32), before products.
+    r(Expansion, "launched _ corp|inc|llc|ltd|limited|corporation"),
+    r(Expansion, "launched _ _ corp|inc|llc|ltd|limited|corporation"),
     r(Product, "{self} .. launched|introduced|unveiled|released"),
     // The company's own shipments ("Vivo began shipping Dolby Vision Capture phones" is a
     // customer's).

@@ -135,6 +135,14 @@ pub const VETOES: &[Veto] = &[
     v(CapitalRaise, "attorney|attorneys|lawyer|lawyers|fee agreement"),
     v(CapitalRaise, "issued a|an .. warrant to"),
     v(CapitalRaise, "obligating|obligates|obligated us|the"),
+    // A consultant's package ("250,000 common shares, and $5,000 paid on a monthly basis ... an
+    // option ... vesting immediately"), shares given for an asset bought ("issued 1,000,000 common
+    // shares ... in connection with the purchase of Hydrogen Technology"), a digital product
+    // ("an NFT offering for artists"), session 32.
+    v(CapitalRaise, "monthly basis"),
+    v(CapitalRaise, "vesting|vested immediately"),
+    v(CapitalRaise, "shares .. in connection with the purchase of"),
+    v(CapitalRaise, "nft|nfts"),
     // Notes bought back are debt management; running totals and tax withholding are no programme.
     v(Buyback, "repurchase|repurchased|repurchases|repurchasing .. notes|debentures|bonds|debt"),
     v(Buyback, "have|has|had repurchased"),
@@ -219,6 +227,11 @@ pub const VETOES: &[Veto] = &[
     v(Partnership, "limited partnership"),
     v(Partnership, "amended|several|various|suppliers"),
     v(Partnership, "third-party manufacturers"),
+    // A licence within the group ("an intercompany patent license agreement", session 32).
+    v(Partnership, "intercompany|intra-group|intragroup"),
+    // A count over a period ("Through the fourth quarter of fiscal 2022, we entered into four
+    // joint ventures", session 32).
+    v(Partnership, "through the first|second|third|fourth quarter"),
     v(Hiring, "retain"),
     v(Hiring, "experts|consultant|consultants|auditor|auditors"),
     // More of a stake already held, the acquired assets' accounting, a running total, something
@@ -287,6 +300,13 @@ pub const VETOES: &[Veto] = &[
     v(Acquisition, "its|their inventory|inventories"),
     v(Acquisition, "acquired a|the loan|note|mortgage"),
     v(Acquisition, "capital securities"),
+    // A copyright or a drug substance bought, no business ("acquired a movie copyright",
+    // "acquired drug substance of one of the Constructs"); a note's maturity extended ("agreed to
+    // extend the maturity date until ... the closing of the Companys business combination"),
+    // session 32.
+    v(Acquisition, "copyright|copyrights"),
+    v(Acquisition, "drug substance"),
+    v(Acquisition, "extend|extended|extends the maturity"),
     // Restructuring costs are accounting; exiting an agreement or a line sold is no restructuring.
     v(Restructuring, "incurred|costs|charges|expense|expenses"),
     // A table's note ("(1) Represents activity related to ..."), what a period's charges
@@ -310,6 +330,9 @@ pub const VETOES: &[Veto] = &[
     v(Restructuring, "by transferring|selling"),
     // A financing arrangement ended ("discontinued its receivable factoring program", session 32).
     v(Restructuring, "factoring|securitization"),
+    // A dividend reinvestment plan ended is no restructuring ("terminated our dividend
+    // reinvestment plan", session 32).
+    v(Restructuring, "dividend reinvestment"),
     // A strategy, an initiative or a statement launched is no product.
     v(Product, "plan|initiative|initiatives|program|programs|statements|group|groups|activities|campaign|campaigns"),
     v(Product, "we|company operate|operates"),
@@ -345,6 +368,7 @@ pub const VETOES: &[Veto] = &[
     // Results awaited, a staff survey, a competitor's launch, a history "starting in 2014 with
     // the launch of" a platform.
     v(Product, "awaiting|survey|surveys"),
+    v(Product, "waiting"),
     v(Product, "competitor|competitors|undifferentiated"),
     v(Product, "starting|beginning .. with the launch"),
     // A business or collaboration model introduced is a description; a network's staking
@@ -445,6 +469,12 @@ pub const VETOES: &[Veto] = &[
     // A note settled in shares, a foundation's court approval.
     v(Regulatory, "note|notes|foundation"),
     v(Regulatory, "at a loss"),
+    // A settlement as the cause of what the sentence tells ("As a result of the settlement
+    // reached with POSCO Energy, the Company evaluated", session 32).
+    v(Regulatory, "as a result of the settlement"),
+    // Money settled under an agreement, no legal settlement ("additional agreements regarding the
+    // settlement of then outstanding amount of US$81.6 million of the purchase price", session 32).
+    v(Regulatory, "settlement of .. outstanding|amount|amounts|balance"),
     v(Regulatory, "payments"),
     // A release commenting on a regulator's decision about someone else's product.
     v(Regulatory, "commented|comments on"),
