@@ -17,6 +17,10 @@ use crate::mcp::{Mcp, Refusal};
 /// rmcp's plain-text refusals are short; anything longer is cut before it is quoted.
 const REFUSAL_TEXT_MAX: usize = 512;
 
+/// The most of a refused request's body read to keep its connection open (an MCP message is a
+/// few hundred bytes; a larger body closes the connection instead).
+const REFUSED_BODY_MAX: usize = 64 * 1024;
+
 pub async fn respond(mcp: &Mcp, req: Request<RequestBody>, client: std::net::IpAddr) -> HttpResponse {
     let path = req.uri().path();
     let readable = matches!(*req.method(), Method::GET | Method::HEAD);
@@ -51,6 +55,12 @@ pub async fn respond(mcp: &Mcp, req: Request<RequestBody>, client: std::net::IpA
             if let Some(value) = challenge.and_then(|c| HeaderValue::from_str(&c).ok()) {
                 res.headers_mut().insert(hyper::header::WWW_AUTHENTICATE, value);
             }
+            // Read what the client sent, so that its connection stays usable: a body left unread
+            // closes the connection after the answer unless hyper happens to hold all of it, and
+            // a client that reuses the connection (the challenge invites a second request) finds
+            // out only when its next request gets no answer (seen under load in
+            // tests/mcp/client_check.py). Bounded, and within the body timeout.
+            let _ = http_body_util::Limited::new(req.into_body(), REFUSED_BODY_MAX).collect().await;
             res
         }
     }

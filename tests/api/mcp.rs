@@ -36,6 +36,39 @@ async fn the_python_sdk_client_passes_every_check() {
     app.stop().await;
 }
 
+/// A refused `/mcp` request's body is read before the answer, so the client's connection stays
+/// open for the request the challenge invites: the body is sent after the head, in its own write,
+/// and the metadata request follows on the same connection.
+#[tokio::test]
+async fn a_refused_request_leaves_its_connection_usable() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let app = spawn_app().await;
+    let addr = app.base.trim_start_matches("http://").to_owned();
+    let mut conn = tokio::net::TcpStream::connect(&addr).await.expect("connect");
+    let body = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#;
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nhost: {addr}\r\ncontent-type: application/json\r\n\
+         accept: application/json, text/event-stream\r\ncontent-length: {}\r\n\r\n",
+        body.len()
+    );
+    conn.write_all(head.as_bytes()).await.expect("head");
+    conn.flush().await.expect("flush");
+    conn.write_all(body.as_bytes()).await.expect("body");
+    let next = format!("GET {} HTTP/1.1\r\nhost: {addr}\r\n\r\n", gtms::mcp::RESOURCE_METADATA_PATH);
+    conn.write_all(next.as_bytes()).await.expect("second request");
+    let mut read = String::new();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !(read.contains("HTTP/1.1 401") && read.contains("HTTP/1.1 200") && read.contains("\"resource\"")) {
+        let mut buf = [0u8; 8192];
+        let left = deadline.saturating_duration_since(Instant::now());
+        let n = tokio::time::timeout(left, conn.read(&mut buf)).await.expect("both answers within 20 s").expect("read");
+        assert!(n > 0, "the connection closed after:\n{read}");
+        read.push_str(&String::from_utf8_lossy(&buf[..n]));
+    }
+    assert!(read.find("HTTP/1.1 401") < read.find("HTTP/1.1 200"), "{read}");
+    app.stop().await;
+}
+
 #[tokio::test]
 async fn the_inspector_cli_lists_the_company_tools() {
     let app = spawn_app().await;
