@@ -368,6 +368,8 @@ pub const VETOES: &[Veto] = &[
     // Results awaited, a staff survey, a competitor's launch, a history "starting in 2014 with
     // the launch of" a platform.
     v(Product, "awaiting|survey|surveys"),
+    // A step still awaited ("Lexaria is waiting on one of its third party material suppliers",
+    // session 32).
     v(Product, "waiting"),
     v(Product, "competitor|competitors|undifferentiated"),
     v(Product, "starting|beginning .. with the launch"),
